@@ -1,0 +1,4 @@
+// pcsc-lite (PC/SC), as Swift sees it. pkg-config adds -I/usr/include/PCSC.
+#pragma once
+#include <winscard.h>
+#include <reader.h>

@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+// nfcscan: reads the contactless chips on real-world objects through real readers on Linux.
+// Data flows one way: reader backend → tag protocol → NDEF codec → detection → session | dispatcher.
+// Each module below holds one layer; see Docs/architecture.md.
+import PackageDescription
+
+let package = Package(
+    name: "nfcscan",
+    products: [
+        .library(name: "NDEF", targets: ["NDEF"]),
+        .library(name: "NDEFReport", targets: ["NDEFReport"]),
+        .executable(name: "nfcscan", targets: ["nfcscan"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // C interop: one system-library module per C library, found through pkg-config.
+        .systemLibrary(name: "CLibNFC", path: "CNFC/CLibNFC", pkgConfig: "libnfc",
+                       providers: [.apt(["libnfc-dev"])]),
+        .systemLibrary(name: "CPCSCLite", path: "CNFC/CPCSCLite", pkgConfig: "libpcsclite",
+                       providers: [.apt(["libpcsclite-dev"])]),
+        .systemLibrary(name: "CSystemd", path: "CNFC/CSystemd", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
+
+        // The NDEF codec: standard library only.
+        .target(name: "NDEF"),
+        // A transport-neutral tree of a decoded message (the JSON schema in Docs/json-schema.md).
+        .target(name: "NDEFReport", dependencies: ["NDEF"]),
+        // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
+        .target(name: "LibNFC", dependencies: ["CLibNFC"]),
+
+        .executableTarget(name: "nfcscan", dependencies: [
+            "NDEF", "NDEFReport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "ndef-bench", dependencies: ["NDEF"], path: "Benchmarks/ndef-bench"),
+
+        .testTarget(name: "NDEFTests", dependencies: [
+            "NDEF", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "NDEFReportTests", dependencies: ["NDEF", "NDEFReport"]),
+        .testTarget(name: "LibNFCTests", dependencies: ["LibNFC"]),
+        .testTarget(name: "CLITests", dependencies: ["NDEF"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

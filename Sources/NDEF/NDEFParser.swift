@@ -1,0 +1,231 @@
+/// Decodes NDEF message bytes, strictly or leniently, and tells where each record sat.
+///
+/// Strict mode (the default) throws on the first deviation from the specification. Lenient mode
+/// recovers every complete record it can and lists what it tolerated in ``Result/issues``; it
+/// never presents a truncated record as complete.
+public struct NDEFParser: Sendable {
+    public enum Mode: Sendable, Hashable {
+        case strict
+        case lenient
+    }
+
+    /// Where a record came from in the input: for error offsets and developer output.
+    public struct RecordLayout: Hashable, Sendable {
+        /// Offset of the record's first header byte.
+        public var offset: Int
+        /// Bytes from the first header byte to the end of the last chunk.
+        public var length: Int
+        /// Where each chunk's payload bytes sit in the input, in order (one range when not chunked).
+        public var payloadRanges: [Range<Int>]
+        /// Whether the (first) header used the 1-byte payload length.
+        public var shortRecord: Bool
+
+        public var isChunked: Bool { payloadRanges.count > 1 }
+
+        /// The input offset of byte `index` of the reassembled payload (clamped to the record).
+        public func inputOffset(ofPayloadByte index: Int) -> Int {
+            var remaining = index
+            for range in payloadRanges {
+                if remaining < range.count { return range.lowerBound + remaining }
+                remaining -= range.count
+            }
+            return payloadRanges.last?.upperBound ?? offset
+        }
+
+        func shifted(by delta: Int) -> RecordLayout {
+            RecordLayout(offset: offset + delta, length: length,
+                         payloadRanges: payloadRanges.map { ($0.lowerBound + delta)..<($0.upperBound + delta) },
+                         shortRecord: shortRecord)
+        }
+    }
+
+    public struct Result: Hashable, Sendable {
+        public var message: NDEFMessage
+        /// One layout per record of `message`, in the same order.
+        public var layouts: [RecordLayout]
+        /// What lenient mode tolerated; always empty in strict mode.
+        public var issues: [NDEFError]
+    }
+
+    public var mode: Mode
+
+    public init(mode: Mode = .strict) {
+        self.mode = mode
+    }
+
+    public func parse(_ bytes: [UInt8]) throws(NDEFError) -> Result {
+        var cursor = Cursor(bytes: bytes, strict: mode == .strict)
+        return try cursor.parseMessage()
+    }
+}
+
+extension NDEFParser {
+    /// The single pass over the input. Every read is checked against `bytes.count` first.
+    fileprivate struct Cursor {
+        let bytes: [UInt8]
+        let strict: Bool
+        var index = 0
+        var issues: [NDEFError] = []
+
+        init(bytes: [UInt8], strict: Bool) {
+            self.bytes = bytes
+            self.strict = strict
+        }
+
+        /// Throws in strict mode; records the issue in lenient mode.
+        mutating func tolerate(_ error: NDEFError) throws(NDEFError) {
+            if strict { throw error }
+            issues.append(error)
+        }
+
+        mutating func byte(_ field: NDEFError.HeaderField) throws(NDEFError) -> UInt8 {
+            guard index < bytes.count else { throw .truncated(field, offset: index) }
+            defer { index += 1 }
+            return bytes[index]
+        }
+
+        mutating func range(_ field: NDEFError.HeaderField, length: Int) throws(NDEFError) -> Range<Int> {
+            let available = bytes.count - index
+            guard length <= available else {
+                throw .lengthPastEnd(field, length: length, offset: index, available: available)
+            }
+            defer { index += length }
+            return index..<(index + length)
+        }
+
+        func copy(_ range: Range<Int>) -> [UInt8] {
+            range.isEmpty ? [] : Array(bytes[range])
+        }
+
+        /// One record header and its fields; nothing is copied yet.
+        struct RawRecord {
+            var offset: Int
+            var flags: UInt8
+            var tnf: TypeNameFormat
+            var type: Range<Int>
+            var id: Range<Int>
+            var payload: Range<Int>
+            var hasIDLength: Bool
+            var short: Bool
+            var messageBegin: Bool { flags & HeaderFlag.messageBegin != 0 }
+            var messageEnd: Bool { flags & HeaderFlag.messageEnd != 0 }
+            var chunk: Bool { flags & HeaderFlag.chunk != 0 }
+        }
+
+        mutating func rawRecord() throws(NDEFError) -> RawRecord {
+            let offset = index
+            let flags = try byte(.header)
+            let typeLength = Int(try byte(.typeLength))
+            let short = flags & HeaderFlag.shortRecord != 0
+            var payloadLength: Int
+            if short {
+                payloadLength = Int(try byte(.payloadLength))
+            } else {
+                guard bytes.count - index >= 4 else { throw .truncated(.payloadLength, offset: index) }
+                payloadLength = 0
+                for _ in 0..<4 { payloadLength = payloadLength << 8 | Int(bytes[index]); index += 1 }
+            }
+            let hasIDLength = flags & HeaderFlag.idLength != 0
+            let idLength = hasIDLength ? Int(try byte(.idLength)) : 0
+            let type = try range(.type, length: typeLength)
+            let id = try range(.id, length: idLength)
+            let payload = try range(.payload, length: payloadLength)
+            return RawRecord(offset: offset, flags: flags, tnf: TypeNameFormat(rawValue: flags & HeaderFlag.tnfMask)!,
+                             type: type, id: id, payload: payload, hasIDLength: hasIDLength, short: short)
+        }
+
+        mutating func parseMessage() throws(NDEFError) -> Result {
+            guard !bytes.isEmpty else { throw .noRecords }
+            var records: [NDEFRecord] = []
+            var layouts: [RecordLayout] = []
+            var ended = false
+
+            while index < bytes.count {
+                let first: RawRecord
+                do {
+                    first = try rawRecord()
+                } catch {
+                    if strict || records.isEmpty { throw error }
+                    issues.append(error)
+                    break
+                }
+                if records.isEmpty {
+                    if !first.messageBegin { try tolerate(.missingMessageBegin(offset: first.offset)) }
+                } else if first.messageBegin {
+                    try tolerate(.misplacedMessageBegin(offset: first.offset))
+                }
+
+                var tnf = first.tnf
+                if let violation = RecordShape.violation(tnf: first.tnf, typeLength: first.type.count,
+                                                         idLength: first.id.count, payloadLength: first.payload.count,
+                                                         chunked: first.chunk, offset: first.offset) {
+                    try tolerate(violation)
+                    if tnf == .unchanged { tnf = .unknown }
+                }
+
+                var payloadRanges = [first.payload]
+                var last = first
+                // Continuation chunks: TNF unchanged, no type, no ID, until a chunk without CF.
+                while last.chunk && !last.messageEnd {
+                    guard index < bytes.count else { break }
+                    let chunk: RawRecord
+                    do {
+                        chunk = try rawRecord()
+                    } catch {
+                        if strict { throw error }
+                        issues.append(error)
+                        index = bytes.count
+                        break
+                    }
+                    if chunk.tnf != .unchanged { try tolerate(.chunkWithoutUnchangedTNF(chunk.tnf, offset: chunk.offset)) }
+                    if !chunk.type.isEmpty {
+                        try tolerate(.invalidTypeLength(.unchanged, length: chunk.type.count, offset: chunk.offset))
+                    }
+                    if chunk.hasIDLength { try tolerate(.chunkWithID(offset: chunk.offset)) }
+                    if chunk.messageBegin { try tolerate(.misplacedMessageBegin(offset: chunk.offset)) }
+                    payloadRanges.append(chunk.payload)
+                    last = chunk
+                }
+                if last.chunk {
+                    // The message (or the input) ended while the chunk sequence was still open:
+                    // the reassembled payload may be incomplete, so never present it as a record.
+                    let error = NDEFError.unterminatedChunk(offset: last.messageEnd ? last.offset : index)
+                    if strict { throw error }
+                    issues.append(error)
+                    ended = last.messageEnd
+                    break
+                }
+
+                let payload: [UInt8]
+                if payloadRanges.count == 1 {
+                    payload = copy(first.payload)
+                } else {
+                    var joined: [UInt8] = []
+                    joined.reserveCapacity(payloadRanges.reduce(0) { $0 + $1.count })
+                    for range in payloadRanges { joined.append(contentsOf: bytes[range]) }
+                    payload = joined
+                }
+                records.append(NDEFRecord(tnf: tnf, type: copy(first.type), id: copy(first.id), payload: payload))
+                layouts.append(RecordLayout(offset: first.offset, length: index - first.offset,
+                                            payloadRanges: payloadRanges, shortRecord: first.short))
+                if last.messageEnd {
+                    ended = true
+                    break
+                }
+            }
+
+            if ended {
+                if index < bytes.count {
+                    try tolerate(.trailingData(offset: index, count: bytes.count - index))
+                }
+            } else if issues.isEmpty || strict {
+                try tolerate(.missingMessageEnd(offset: bytes.count))
+            }
+            if records.isEmpty {
+                // Lenient mode found nothing whole: report the first problem it met.
+                throw issues.first ?? .noRecords
+            }
+            return Result(message: NDEFMessage(records: records), layouts: layouts, issues: issues)
+        }
+    }
+}
