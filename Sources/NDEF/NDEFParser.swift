@@ -22,6 +22,13 @@ public struct NDEFParser: Sendable {
 
         public var isChunked: Bool { payloadRanges.count > 1 }
 
+        public init(offset: Int, length: Int, payloadRanges: [Range<Int>], shortRecord: Bool) {
+            self.offset = offset
+            self.length = length
+            self.payloadRanges = payloadRanges
+            self.shortRecord = shortRecord
+        }
+
         /// The input offset of byte `index` of the reassembled payload (clamped to the record).
         public func inputOffset(ofPayloadByte index: Int) -> Int {
             var remaining = index
@@ -139,6 +146,7 @@ extension NDEFParser {
             var records: [NDEFRecord] = []
             var layouts: [RecordLayout] = []
             var ended = false
+            var stoppedEarly = false
 
             while index < bytes.count {
                 let first: RawRecord
@@ -147,6 +155,7 @@ extension NDEFParser {
                 } catch {
                     if strict || records.isEmpty { throw error }
                     issues.append(error)
+                    stoppedEarly = true
                     break
                 }
                 if records.isEmpty {
@@ -193,6 +202,7 @@ extension NDEFParser {
                     if strict { throw error }
                     issues.append(error)
                     ended = last.messageEnd
+                    stoppedEarly = true
                     break
                 }
 
@@ -218,7 +228,7 @@ extension NDEFParser {
                 if index < bytes.count {
                     try tolerate(.trailingData(offset: index, count: bytes.count - index))
                 }
-            } else if issues.isEmpty || strict {
+            } else if !stoppedEarly {
                 try tolerate(.missingMessageEnd(offset: bytes.count))
             }
             if records.isEmpty {

@@ -187,7 +187,11 @@ def expected_record(tnf, rtype, rid, payload, known):
     assert bytes(generic.data) == payload
     exp = {'tnf': TNF_NAMES[tnf], 'type': type_text, 'id': generic.name,
            'payload': bytes(generic.data).hex()}
-    obj = decode_one(tnf, rtype, rid, payload, known)
+    # Media types (RFC 2045 §5.1) and external type names (NFC Forum RTD
+    # 1.0 §2.5) compare case-insensitively; ndeflib looks its classes up
+    # case-sensitively, so the typed decoding is done on the lowercased type.
+    canon = rtype.lower() if tnf in (2, 4) else rtype
+    obj = decode_one(tnf, canon, rid, payload, known)
     exp.update(kind_fields(obj, tnf, type_text, payload))
     return exp
 
@@ -309,12 +313,11 @@ def kind_fields(obj, tnf, type_text, payload):
     if tnf == 2:
         mime = type_text.lower()
         out = {'mime_type': mime}
-        if mime in ('text/vcard', 'text/x-vcard') and type_text == mime:
+        if mime in ('text/vcard', 'text/x-vcard'):
             out['kind'] = 'vcard'
             out['vcard'] = payload.decode('utf-8')
-        elif mime in SPECIAL_MEDIA:
-            pass   # mixed-case spelling of a special type: kind not decided
         else:
+            assert mime not in SPECIAL_MEDIA, mime
             out['kind'] = 'media'
         return out
     if tnf == 3:
@@ -322,10 +325,10 @@ def kind_fields(obj, tnf, type_text, payload):
     if tnf == 4:
         domain_type = type_text.lower()
         out = {'domain_type': domain_type}
-        if type_text == 'android.com:pkg':
+        if domain_type == 'android.com:pkg':
             out['kind'] = 'android-app'
             out['package'] = payload.decode('utf-8')
-        elif domain_type != 'android.com:pkg':
+        else:
             out['kind'] = 'external'
         return out
     return {}
@@ -791,8 +794,11 @@ def make_media(rng, big=False):
         data = rand_text(rng, n // 2, n).encode('utf-8')
     else:
         data = rand_bytes(rng, n)
-    if mt.lower() == 'application/vnd.wfa.wsc':
-        data = rand_bytes(rng, n)   # not decoded by ndeflib (case-sensitive)
+    if mt == 'application/vnd.wfa.WSC':
+        # A mixed-case spelling of the Wi-Fi type: a real WSC payload.
+        data = make_wifi(rng).obj.data
+    elif mt == 'Text/VCard':
+        data = make_vcard(rng).obj.data
     return Item(ndef.Record(mt, None, data), tag='media')
 
 
@@ -845,7 +851,7 @@ def make_android(rng, big=False):
         pkg += '.' + 'y' * 300
     rtype = 'urn:nfc:ext:android.com:pkg'
     if rng.random() < 0.05:
-        rtype = 'urn:nfc:ext:Android.COM:pkg'   # case-insensitive? not decided
+        rtype = 'urn:nfc:ext:Android.COM:pkg'   # case-insensitive
     return Item(ndef.Record(rtype, None, pkg.encode('utf-8')), tag='aar')
 
 

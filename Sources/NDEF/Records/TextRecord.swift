@@ -61,7 +61,8 @@ public struct TextRecord: Hashable, Sendable {
         }
     }
 
-    /// The payload bytes. Throws if the language code cannot be written (not US-ASCII or over 63 bytes).
+    /// The payload bytes. Throws if the language code cannot be written (not US-ASCII or over 63
+    /// bytes), or for UTF-16 without a byte order mark that a reader would not read back as written.
     public func payload() throws(NDEFError) -> [UInt8] {
         let languageBytes = Array(language.utf8)
         guard languageBytes.count <= 0x3F else {
@@ -76,6 +77,11 @@ public struct TextRecord: Hashable, Sendable {
         case .utf8:
             out.append(contentsOf: text.utf8)
         case .utf16(let bigEndian, let bom):
+            // Without a byte order mark a reader assumes big-endian and takes a leading U+FEFF as
+            // one: refuse what would not read back as written.
+            if !bom && (!bigEndian || text.unicodeScalars.first == "\u{FEFF}") {
+                throw .invalidPayload(type: Self.typeName, problem: .invalidValue(field: "UTF-16 without byte order mark", value: bigEndian ? 0xFEFF : 1), offset: 0)
+            }
             out[0] |= 0x80
             if bom { out.append(contentsOf: bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) }
             out.append(contentsOf: TextCoding.utf16Bytes(text, bigEndian: bigEndian))
