@@ -1,0 +1,109 @@
+import NDEF
+import Testing
+
+@Suite struct TLVTests {
+    @Test func typicalType2DataArea() throws {
+        // NULL, Lock Control, Memory Control, NDEF (16 bytes), Proprietary, Terminator, then junk.
+        let ndef = hex("d1010c55036578616d706c652e636f6d")
+        let memory = hex("00 01 03 a0 10 44 02 03 b0 08 01") + [0x03, 0x10] + ndef + hex("fd 02 abcd fe 99 99")
+        let blocks = try TLVWalker.blocks(in: memory)
+        #expect(blocks.map(\.tag) == [.null, .lockControl, .memoryControl, .ndefMessage, .proprietary, .terminator])
+        #expect(blocks[3].offset == 11)
+        #expect(blocks[3].valueRange == 13..<29)
+        #expect(try TLVWalker.firstNDEFMessage(in: memory) == ndef)
+
+        let lock = try MemoryControl(value: memory[blocks[1].valueRange])
+        #expect(lock.bytesPerPage == 16)
+        #expect(lock.byteAddress == 10 * 16 + 0)
+        #expect(lock.size == 16)
+        #expect(lock.bytesLockedPerLockBit == 16)
+        let reserved = try MemoryControl(value: memory[blocks[2].valueRange])
+        #expect(reserved.byteAddress == 11 * 2 + 0)
+        #expect(reserved.size == 8)
+        #expect(reserved.bytesPerPage == 2)
+    }
+
+    @Test func threeByteLengthForm() throws {
+        let value = [UInt8](repeating: 0xAA, count: 300)
+        let encoded = try #require(TLVWalker.encode(.ndefMessage, value: value))
+        #expect(Array(encoded.prefix(4)) == hex("03 ff 012c"))
+        #expect(try TLVWalker.firstNDEFMessage(in: encoded + [0xFE]) == value)
+        #expect(TLVWalker.encode(.ndefMessage, value: [1, 2]) == hex("03 02 0102"))
+        #expect(TLVWalker.encode(.ndefMessage, value: [UInt8](repeating: 0, count: 0xFFFF)) == nil)
+    }
+
+    @Test func emptyNDEFTLVMeansFormattedButEmpty() throws {
+        #expect(try TLVWalker.firstNDEFMessage(in: hex("03 00 fe")) == [])
+        #expect(try TLVWalker.firstNDEFMessage(in: hex("00 00 fe 03 05")) == nil)     // after the terminator: not read
+        #expect(try TLVWalker.firstNDEFMessage(in: []) == nil)
+    }
+
+    @Test func truncationSaysHowFarToRead() {
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("03")) } == .truncated(offset: 0, needed: 2))
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("00 03 ff 01")) } == .truncated(offset: 1, needed: 5))
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("03 10 d1")) } == .truncated(offset: 0, needed: 18))
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("03 ff 0100") + [UInt8](repeating: 0, count: 10)) } == .truncated(offset: 0, needed: 260))
+    }
+
+    @Test func malformedTLVs() {
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("03 ff 00fe")) } == .invalidLength(offset: 0, value: 0xFE))
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("03 ff ffff")) } == .invalidLength(offset: 0, value: 0xFFFF))
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("01 02 0000")) } == .invalidControlLength(offset: 0, length: 2))
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("00 04 00")) } == .reservedTag(offset: 1, tag: 4))
+        #expect(TLVError.truncated(offset: 0, needed: 18).description.contains("18 bytes needed"))
+    }
+}
+
+@Suite struct CapabilityContainerTests {
+    @Test func type2() throws {
+        let cc = try Type2CapabilityContainer(hex("e1 10 6d 00"))      // NTAG216: 872 bytes
+        #expect(cc.dataAreaSize == 872)
+        #expect(cc.majorVersion == 1 && cc.minorVersion == 0)
+        #expect(cc.read == .granted && cc.write == .granted)
+        #expect(try Type2CapabilityContainer(hex("e1 10 12 0f")).write == .denied)
+        #expect(ccError { _ = try Type2CapabilityContainer(hex("00 00 00 00")) } == .notNDEF(magic: 0))
+        #expect(ccError { _ = try Type2CapabilityContainer(hex("e1 20 12 00")) } == .unsupportedVersion(major: 2, minor: 0))
+        #expect(ccError { _ = try Type2CapabilityContainer(hex("e1 10")) } == .tooShort(needed: 4, available: 2))
+    }
+
+    @Test func type4Version2() throws {
+        let cc = try Type4CapabilityContainer(hex("000f 20 003b 0034 04 06 e104 0800 00 00"))
+        #expect(cc.length == 15)
+        #expect(cc.majorVersion == 2)
+        #expect(cc.maxReadLength == 0x3B)
+        #expect(cc.maxWriteLength == 0x34)
+        #expect(cc.ndefFileID == 0xE104)
+        #expect(cc.maxNDEFSize == 0x0800)
+        #expect(cc.extended == false)
+        #expect(cc.read == .granted && cc.write == .granted)
+    }
+
+    @Test func type4Version3Extended() throws {
+        let cc = try Type4CapabilityContainer(hex("0011 30 00ff 00ff 06 08 e104 00010000 00 ff"))
+        #expect(cc.extended)
+        #expect(cc.maxNDEFSize == 0x10000)
+        #expect(cc.write == .denied)
+    }
+
+    @Test func type4Malformed() {
+        #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 20 003b 0034 04 06 e104 08")) } == .tooShort(needed: 15, available: 12))
+        #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 10 003b 0034 04 06 e104 0800 00 00")) } == .unsupportedVersion(major: 1, minor: 0))
+        #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 20 000e 0034 04 06 e104 0800 00 00")) } == .invalidField("MLe", value: 0x0E, offset: 3))
+        #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 20 003b 0034 05 06 e104 0800 00 00")) } == .missingNDEFFileControl)
+        #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 20 003b 0034 04 06 e103 0800 00 00")) } == .invalidField("NDEF file ID", value: 0xE103, offset: 9))
+        #expect(ccError { _ = try Type4CapabilityContainer(hex("0020 20 003b 0034 04 06 e104 0800 00 00")) } == .invalidField("CCLEN", value: 0x20, offset: 0))
+    }
+
+    @Test func type5() throws {
+        let small = try Type5CapabilityContainer(hex("e1 40 40 01"))
+        #expect(small.length == 4 && small.dataAreaSize == 512)
+        #expect(small.supportsReadMultipleBlocks && !small.twoByteAddressing)
+        #expect(small.read == .granted && small.write == .granted)
+        let large = try Type5CapabilityContainer(hex("e2 43 00 01 00 00 03 e8"))
+        #expect(large.length == 8 && large.dataAreaSize == 8000 && large.twoByteAddressing)
+        #expect(large.write == .denied)
+        #expect(ccError { _ = try Type5CapabilityContainer(hex("e1 40 00 01")) } == .tooShort(needed: 8, available: 4))
+        #expect(ccError { _ = try Type5CapabilityContainer(hex("e3 40 40 01")) } == .notNDEF(magic: 0xE3))
+        #expect(ccError { _ = try Type5CapabilityContainer(hex("e1 80 40 01")) } == .unsupportedVersion(major: 2, minor: 0))
+    }
+}
