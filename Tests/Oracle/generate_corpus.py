@@ -778,6 +778,9 @@ def make_smartposter(rng, big=False):
     if rtype is not None:
         nested.append(nd_sp.TypeRecord(rtype))
     rng.shuffle(nested)
+    for record in nested:
+        if rng.random() < 0.1:
+            record.name = rand_id(rng, 1, 6)
     payload = b''.join(ndef.message_encoder(nested))
     return Item(ndef.Record('urn:nfc:wkt:Sp', None, payload), tag='Sphand')
 
@@ -1083,7 +1086,17 @@ SINGLE_MAKERS = [
 ]
 
 
+def make_huge(rng):
+    """A payload above 65535 octets: all four PAYLOAD_LENGTH octets used."""
+    data = rand_bytes(rng, rng.randint(65536, 70000))
+    rtype = rng.choice(['application/octet-stream', 'unknown',
+                        'urn:nfc:ext:example.com:blob'])
+    return Item(ndef.Record(rtype, None, data), tag='huge')
+
+
 def random_item(rng):
+    if rng.random() < 0.0015:
+        return make_huge(rng)
     makers = [m for m, _ in SINGLE_MAKERS]
     weights = [w for _, w in SINGLE_MAKERS]
     maker = rng.choices(makers, weights)[0]
@@ -1108,7 +1121,8 @@ def msg_handover(rng, kind=None, cps=None):
         item = rng.choice([make_deviceinfo, make_text, make_external])(rng)
         item.set_id('aux%d' % i)
         aux.append(item)
-    version = rng.choice(['1.2', '1.3', '1.3', '1.4', '1.5'])
+    version = rng.choice(['1.2', '1.3', '1.3', '1.4', '1.5', '1.%d' %
+                          rng.randint(6, 15)])
     if kind == 'Hs':
         err = None
         if rng.random() < 0.3:

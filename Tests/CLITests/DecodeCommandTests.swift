@@ -1,0 +1,110 @@
+import Foundation
+import NDEF
+import Testing
+
+/// Runs the built `nfcscan` binary as a user would. NFCSCAN_BIN overrides where it is.
+struct CLI {
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["NFCSCAN_BIN"] { return URL(fileURLWithPath: path) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/nfcscan")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin))
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    static func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-test-\(UUID().uuidString)")
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+}
+
+@Suite(.serialized) struct DecodeCommandTests {
+    let uri = "d1010c55036578616d706c652e636f6d"
+
+    @Test func jsonFromHexOnStandardInput() throws {
+        let r = try CLI.run(["decode", "--hex", "--json"], stdin: Array(uri.utf8))
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        #expect(r.stdout == #"{"records":[{"tnf":"well-known","type":"U","id":"","payload":"036578616d706c652e636f6d","kind":"uri","uri":"http://example.com","prefix_code":3}]}"# + "\n")
+    }
+
+    @Test func summaryFromABinaryFile() throws {
+        let message = try NDEFMessage(URIRecord(uri: "https://example.com/poster").record(), TextRecord(text: "Summer concert").record())
+        let path = try CLI.temporaryFile(message.encoded())
+        let r = try CLI.run(["decode", path])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("2 records"))
+        #expect(r.stdout.contains("Link: https://example.com/poster"))
+        #expect(r.stdout.contains("Text (en): Summer concert"))
+    }
+
+    @Test func malformedDataExits65WithOneLineNamingTheOffset() throws {
+        let r = try CLI.run(["decode", "--hex"], stdin: Array("d1010c55036578".utf8))
+        #expect(r.status == 65)
+        #expect(r.stdout == "")
+        #expect(r.stderr == "nfcscan: invalid message: payload of 12 bytes runs past the end of the input (3 left) at byte 4\n")
+    }
+
+    @Test func notHexExits65() throws {
+        let r = try CLI.run(["decode", "--hex"], stdin: Array("d1 0g".utf8))
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("not a hex digit at character 4"))
+    }
+
+    @Test func unreadableFileExits66() throws {
+        let r = try CLI.run(["decode", "/nonexistent/poster.ndef"])
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("cannot open /nonexistent/poster.ndef: No such file or directory"))
+    }
+
+    @Test func usageErrorExits64() throws {
+        #expect(try CLI.run(["decode", "--no-such-flag"]).status == 64)
+    }
+
+    @Test func lenientRecoversAndWarns() throws {
+        let r = try CLI.run(["decode", "--hex", "--lenient", "--json"], stdin: Array("91010c55036578616d706c652e636f6d 5101".utf8))
+        #expect(r.status == 0)
+        #expect(r.stdout.contains(#""uri":"http://example.com""#))
+        #expect(r.stderr.contains("nfcscan: warning: input ends inside the payload length at byte 18"))
+    }
+
+    @Test func hostileTextCannotReachTheTerminal() throws {
+        let text = try TextRecord(text: "hi\u{1B}]0;pwned\u{7}\u{1B}[2J\u{202E}gnp.exe").record()
+        let bytes = NDEFMessage(text).encoded()
+        for arguments in [["decode"], ["decode", "--json"]] {
+            let r = try CLI.run(arguments, stdin: bytes)
+            #expect(r.status == 0)
+            #expect(!r.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" })
+        }
+        #expect(try CLI.run(["decode"], stdin: bytes).stdout.contains(#"hi\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}gnp.exe"#))
+    }
+
+    @Test func helpTeachesWithExamplesAndExitStatuses() throws {
+        let r = try CLI.run(["decode", "--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Examples:"))
+        #expect(r.stdout.contains("65 invalid data"))
+    }
+}
