@@ -3,14 +3,23 @@ public enum MediaType {
     /// The type in lowercase, as RFC 2045 compares them case-insensitively; parameters are kept.
     /// Non-ASCII bytes (invalid in a media type) become U+FFFD.
     public static func normalized(_ type: [UInt8]) -> String {
-        String(decoding: type.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        String(decoding: type.map(lowercased), as: UTF8.self)
     }
 
-    /// The type without parameters or surrounding spaces (`text/vcard; charset=utf-8` → `text/vcard`).
-    public static func essence(_ normalized: String) -> Substring {
-        var base = normalized.prefix { $0 != ";" }
-        while base.first == " " { base.removeFirst() }
-        while base.last == " " { base.removeLast() }
-        return base
+    /// Whether the type, without parameters and surrounding spaces, is `name` (compared
+    /// case-insensitively, byte by byte: dispatch on a record's type allocates nothing).
+    static func essence(of type: [UInt8], is name: StaticString) -> Bool {
+        var start = type.startIndex, end = type.firstIndex(of: UInt8(ascii: ";")) ?? type.endIndex
+        while start < end && type[start] == UInt8(ascii: " ") { start += 1 }
+        while end > start && type[end - 1] == UInt8(ascii: " ") { end -= 1 }
+        guard end - start == name.utf8CodeUnitCount else { return false }
+        let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        for i in 0..<expected.count where lowercased(type[start + i]) != expected[i] { return false }
+        return true
+    }
+
+    @inline(__always)
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 }

@@ -48,7 +48,7 @@ public struct NDEFParser: Sendable {
 
     public struct Result: Hashable, Sendable {
         public var message: NDEFMessage
-        /// One layout per record of `message`, in the same order.
+        /// One layout per record of `message`, in the same order (empty from ``NDEFMessage/init(decoding:)``'s fast path).
         public var layouts: [RecordLayout]
         /// What lenient mode tolerated; always empty in strict mode.
         public var issues: [NDEFError]
@@ -61,7 +61,13 @@ public struct NDEFParser: Sendable {
     }
 
     public func parse(_ bytes: [UInt8]) throws(NDEFError) -> Result {
-        var cursor = Cursor(bytes: bytes, strict: mode == .strict)
+        var cursor = Cursor(bytes: bytes, strict: mode == .strict, collectLayouts: true)
+        return try cursor.parseMessage()
+    }
+
+    /// The message alone: the fast path for callers that need no layouts (`layouts` is empty).
+    func parseMessage(_ bytes: [UInt8]) throws(NDEFError) -> Result {
+        var cursor = Cursor(bytes: bytes, strict: mode == .strict, collectLayouts: false)
         return try cursor.parseMessage()
     }
 }
@@ -71,12 +77,14 @@ extension NDEFParser {
     fileprivate struct Cursor {
         let bytes: [UInt8]
         let strict: Bool
+        let collectLayouts: Bool
         var index = 0
         var issues: [NDEFError] = []
 
-        init(bytes: [UInt8], strict: Bool) {
+        init(bytes: [UInt8], strict: Bool, collectLayouts: Bool) {
             self.bytes = bytes
             self.strict = strict
+            self.collectLayouts = collectLayouts
         }
 
         /// Throws in strict mode; records the issue in lenient mode.
@@ -172,7 +180,8 @@ extension NDEFParser {
                     if tnf == .unchanged { tnf = .unknown }
                 }
 
-                var payloadRanges = [first.payload]
+                var payloadRanges: [Range<Int>] = []
+                var chunks = 1
                 var last = first
                 // Continuation chunks: TNF unchanged, no type, no ID, until a chunk without CF.
                 while last.chunk && !last.messageEnd {
@@ -192,7 +201,9 @@ extension NDEFParser {
                     }
                     if chunk.hasIDLength { try tolerate(.chunkWithID(offset: chunk.offset)) }
                     if chunk.messageBegin { try tolerate(.misplacedMessageBegin(offset: chunk.offset)) }
+                    if payloadRanges.isEmpty { payloadRanges.append(first.payload) }
                     payloadRanges.append(chunk.payload)
+                    chunks += 1
                     last = chunk
                 }
                 if last.chunk {
@@ -207,7 +218,7 @@ extension NDEFParser {
                 }
 
                 let payload: [UInt8]
-                if payloadRanges.count == 1 {
+                if chunks == 1 {
                     payload = copy(first.payload)
                 } else {
                     var joined: [UInt8] = []
@@ -216,8 +227,10 @@ extension NDEFParser {
                     payload = joined
                 }
                 records.append(NDEFRecord(tnf: tnf, type: copy(first.type), id: copy(first.id), payload: payload))
-                layouts.append(RecordLayout(offset: first.offset, length: index - first.offset,
-                                            payloadRanges: payloadRanges, shortRecord: first.short))
+                if collectLayouts {
+                    layouts.append(RecordLayout(offset: first.offset, length: index - first.offset,
+                                                payloadRanges: chunks == 1 ? [first.payload] : payloadRanges, shortRecord: first.short))
+                }
                 if last.messageEnd {
                     ended = true
                     break

@@ -71,20 +71,29 @@ struct PayloadReader {
         return String(decoding: bytes[r], as: UTF8.self)
     }
 
-    /// Parses the next `count` bytes as a nested NDEF message, one level deeper; the layouts are
-    /// relative to the start of this payload, ready for ``NDEFError/located(in:)``.
-    mutating func nestedMessage(_ count: Int, depth: Int) throws(NDEFError) -> NDEFParser.Result {
+    /// Parses the next `count` bytes as a nested NDEF message, one level deeper, and interprets it
+    /// with `body`. Record layouts (for error offsets inside this payload) are worked out only
+    /// when `body` fails, so the common path copies and allocates as little as possible.
+    mutating func nestedMessage<T>(_ count: Int, depth: Int,
+                                   _ body: (NDEFMessage, [NDEFParser.RecordLayout]?) throws(NDEFError) -> T) throws(NDEFError) -> T {
         let start = index
         let r = try take(count, "nested message")
         guard depth < NestedMessage.depthLimit else {
             throw error(.nestedMessage(.nestingTooDeep(offset: 0, limit: NestedMessage.depthLimit)), at: start)
         }
+        let nested = r == bytes.indices ? bytes : Array(bytes[r])
+        let message: NDEFMessage
         do {
-            var result = try NDEFParser(mode: .strict).parse(Array(bytes[r]))
-            for i in result.layouts.indices { result.layouts[i] = result.layouts[i].shifted(by: start) }
-            return result
+            message = try NDEFParser(mode: .strict).parseMessage(nested).message
         } catch {
             throw self.error(.nestedMessage(error), at: start + error.offset)
+        }
+        do {
+            return try body(message, nil)
+        } catch {
+            // Rare path: parse again for the layouts, so the error points at the right byte.
+            guard let located = try? NDEFParser(mode: .strict).parse(nested) else { throw error }
+            return try body(message, located.layouts.map { $0.shifted(by: start) })
         }
     }
 
@@ -102,9 +111,15 @@ public enum NestedMessage {
 /// Strict text decoding helpers shared by the record types.
 enum TextCoding {
     /// Decodes UTF-8, or nil if the bytes are not valid UTF-8.
-    static func utf8(_ bytes: some Collection<UInt8>) -> String? {
-        String(validating: bytes, as: UTF8.self)
+    static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+        // Most text on objects is ASCII: one pass to check, and the fast non-validating init.
+        var ascii = true
+        for byte in bytes where byte >= 0x80 { ascii = false; break }
+        if ascii { return String(decoding: bytes, as: UTF8.self) }
+        return bytes.withContiguousStorageIfAvailable { String(validating: $0, as: UTF8.self) } ?? String(validating: bytes, as: UTF8.self)
     }
+
+    static func utf8(_ bytes: [UInt8]) -> String? { utf8(bytes[...]) }
 
     /// Decodes UTF-16 in the given byte order, or nil on an odd byte count or unpaired surrogate.
     static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String? {

@@ -66,54 +66,77 @@ extension NDEFRecord {
         case .wellKnown:
             return try wellKnownContent(in: context, depth: depth)
         case .media:
-            let mime = MediaType.normalized(type)
-            switch MediaType.essence(mime) {
-            case "text/vcard", "text/x-vcard":
+            if MediaType.essence(of: type, is: "text/vcard") || MediaType.essence(of: type, is: "text/x-vcard") {
                 guard let text = TextCoding.utf8(payload) else {
-                    throw .invalidPayload(type: mime, problem: .invalidText(field: "vCard", encoding: "UTF-8"), offset: 0)
+                    throw .invalidPayload(type: MediaType.normalized(type), problem: .invalidText(field: "vCard", encoding: "UTF-8"), offset: 0)
                 }
                 return .vcard(text)
-            case "application/vnd.wfa.wsc":
-                return .wifi(try WiFiSimpleConfig(payload: payload))
-            case "application/vnd.bluetooth.ep.oob":
-                return .bluetooth(try BluetoothOOB(transport: .classic, payload: payload))
-            case "application/vnd.bluetooth.le.oob":
-                return .bluetooth(try BluetoothOOB(transport: .lowEnergy, payload: payload))
-            default:
-                return .media(mimeType: mime)
             }
+            if MediaType.essence(of: type, is: "application/vnd.wfa.wsc") { return .wifi(try WiFiSimpleConfig(payload: payload)) }
+            if MediaType.essence(of: type, is: "application/vnd.bluetooth.ep.oob") {
+                return .bluetooth(try BluetoothOOB(transport: .classic, payload: payload))
+            }
+            if MediaType.essence(of: type, is: "application/vnd.bluetooth.le.oob") {
+                return .bluetooth(try BluetoothOOB(transport: .lowEnergy, payload: payload))
+            }
+            return .media(mimeType: MediaType.normalized(type))
         case .absoluteURI:
             return .absoluteURI(typeString)
         case .external:
-            let domainType = MediaType.normalized(type)
-            if domainType == "android.com:pkg" {
+            if MediaType.essence(of: type, is: "android.com:pkg") {
                 guard let package = TextCoding.utf8(payload) else {
-                    throw .invalidPayload(type: domainType, problem: .invalidText(field: "package name", encoding: "UTF-8"), offset: 0)
+                    throw .invalidPayload(type: "android.com:pkg", problem: .invalidText(field: "package name", encoding: "UTF-8"), offset: 0)
                 }
                 return .androidApplication(package: package)
             }
-            return .external(domainType: domainType)
+            return .external(domainType: MediaType.normalized(type))
         case .empty, .unknown, .unchanged, .reserved:
             return nil
         }
     }
 
     private func wellKnownContent(in context: RecordContext, depth: Int) throws(NDEFError) -> RecordContent? {
-        switch (typeString, context) {
-        case ("T", _): return .text(try TextRecord(payload: payload))
-        case ("U", _): return .uri(try URIRecord(payload: payload))
-        case ("Sp", _): return .smartPoster(try SmartPoster(payload: payload, depth: depth))
-        case ("Hc", _): return .handoverCarrier(try HandoverCarrier(payload: payload))
-        case ("Sig", _): return .signature(try SignatureRecord(payload: payload))
-        case ("Di", _): return .deviceInformation(try DeviceInformation(payload: payload))
-        case ("ac", .handover): return .alternativeCarrier(try AlternativeCarrier(payload: payload))
-        case ("err", .handover): return .handoverError(try HandoverError(payload: payload))
-        case ("cr", .handover): return .collisionResolution(try Handover.collisionResolution(payload: payload))
-        case (let name, _):
-            if let kind = Handover.Kind(rawValue: name) {
-                return .handover(try Handover(kind: kind, payload: payload, depth: depth))
-            }
+        // Well-known types are case-sensitive and at most 3 bytes here: compare them packed in an
+        // integer rather than building a String for every record.
+        guard type.count <= 3 else { return nil }
+        var key: UInt32 = 0
+        for byte in type { key = key << 8 | UInt32(byte) }
+        switch key {
+        case WellKnownType.text: return .text(try TextRecord(payload: payload))
+        case WellKnownType.uri: return .uri(try URIRecord(payload: payload))
+        case WellKnownType.smartPoster: return .smartPoster(try SmartPoster(payload: payload, depth: depth))
+        case WellKnownType.handoverCarrier: return .handoverCarrier(try HandoverCarrier(payload: payload))
+        case WellKnownType.signature: return .signature(try SignatureRecord(payload: payload))
+        case WellKnownType.deviceInformation: return .deviceInformation(try DeviceInformation(payload: payload))
+        case WellKnownType.handoverSelect: return .handover(try Handover(kind: .select, payload: payload, depth: depth))
+        case WellKnownType.handoverRequest: return .handover(try Handover(kind: .request, payload: payload, depth: depth))
+        case WellKnownType.handoverMediation: return .handover(try Handover(kind: .mediation, payload: payload, depth: depth))
+        case WellKnownType.handoverInitiate: return .handover(try Handover(kind: .initiate, payload: payload, depth: depth))
+        case WellKnownType.alternativeCarrier where context == .handover:
+            return .alternativeCarrier(try AlternativeCarrier(payload: payload))
+        case WellKnownType.handoverError where context == .handover:
+            return .handoverError(try HandoverError(payload: payload))
+        case WellKnownType.collisionResolution where context == .handover:
+            return .collisionResolution(try Handover.collisionResolution(payload: payload))
+        default:
             return nil
         }
     }
+}
+
+/// Well-known type names packed big-endian into an integer, for allocation-free dispatch.
+enum WellKnownType {
+    static let text: UInt32 = 0x54                  // "T"
+    static let uri: UInt32 = 0x55                   // "U"
+    static let smartPoster: UInt32 = 0x5370         // "Sp"
+    static let handoverCarrier: UInt32 = 0x4863     // "Hc"
+    static let handoverSelect: UInt32 = 0x4873      // "Hs"
+    static let handoverRequest: UInt32 = 0x4872     // "Hr"
+    static let handoverMediation: UInt32 = 0x486D   // "Hm"
+    static let handoverInitiate: UInt32 = 0x4869    // "Hi"
+    static let deviceInformation: UInt32 = 0x4469   // "Di"
+    static let alternativeCarrier: UInt32 = 0x6163  // "ac"
+    static let collisionResolution: UInt32 = 0x6372 // "cr"
+    static let signature: UInt32 = 0x536967         // "Sig"
+    static let handoverError: UInt32 = 0x657272     // "err"
 }

@@ -5,9 +5,7 @@ Every message is built with the independent Python NDEF library ndeflib
 (PyPI `ndeflib`, module `ndef`): records are made with its classes and encoded
 with `ndef.message_encoder`.  A few encodings ndeflib never produces are then
 made BY HAND from the ndeflib bytes: long records (SR=0) for short payloads,
-IL=1 with a zero-length ID, and chunked records.  Records whose type ndeflib
-cannot express as a type string (for example absolute URIs without an
-authority) are written by hand too.
+IL=1 with a zero-length ID, and chunked records.
 
 The expected JSON (Docs/json-schema.md) of every record is derived from
 ndeflib's DECODER (`ndef.message_decoder`, strict) run on the unchunked
@@ -34,7 +32,6 @@ import sys
 import uuid
 
 import ndef
-from ndef import bluetooth as nd_bt      # noqa: F401  (classes used via ndef.*)
 from ndef import handover as nd_ho
 from ndef import smartposter as nd_sp
 from ndef import wifi as nd_wifi
@@ -654,26 +651,20 @@ def png_icon(rng, n):
 # Record makers.  Each returns an Item.
 
 class Item(object):
-    def __init__(self, obj=None, raw=None, tag=''):
+    def __init__(self, obj, tag=''):
         self.obj = obj          # ndeflib record, encoded by ndeflib
-        self.raw = raw          # (tnf, type, id, payload): hand-encoded only
         self.tag = tag
         self.long = False       # force SR=0 (hand re-encoding)
         self.il_empty = False   # IL=1 with ID_LENGTH=0 (hand re-encoding)
         self.chunks = 0         # number of chunks (hand re-encoding)
         self.override = None    # expected fields that ndeflib gets wrong
 
-    def obj_or_raw_id(self):
-        if self.obj is not None:
-            return self.obj.name
-        return self.raw[2].decode('latin-1')
+    @property
+    def rid(self):
+        return self.obj.name
 
     def set_id(self, rid):
-        if self.obj is not None:
-            self.obj.name = rid
-        else:
-            t, ty, _, p = self.raw
-            self.raw = (t, ty, rid.encode('latin-1'), p)
+        self.obj.name = rid
 
 
 def make_text(rng, big=False):
@@ -1143,12 +1134,12 @@ def msg_handover(rng, kind=None, cps=None):
     else:
         head = ndef.HandoverInitiateRecord(version)
     for c in carriers:
-        refs = [a.obj.name for a in aux if rng.random() < 0.6]
+        refs = [a.rid for a in aux if rng.random() < 0.6]
         if rng.random() < 0.1:
             refs.append('missing')
         state = cps if cps is not None else rng.choice(
             ['inactive', 'active', 'activating', 'unknown'])
-        head.add_alternative_carrier(state, c.obj_or_raw_id(), *refs)
+        head.add_alternative_carrier(state, c.rid, *refs)
     if rng.random() < 0.1:
         head.unknown_records.append(
             ndef.Record('urn:nfc:ext:example.com:hx', None, rand_bytes(rng, 4)))
@@ -1217,42 +1208,37 @@ def forced_messages(rng):
 
 def apply_hand_mods(rng, items):
     for item in items:
-        tnf = ndef.Record._encode_type(item.obj.type)[0] \
-            if item.obj is not None else item.raw[0]
+        tnf = ndef.Record._encode_type(item.obj.type)[0]
         if tnf == 0:
             continue
         r = rng.random()
         if r < 0.06:
             item.long = True
-        if rng.random() < 0.25 and not item.obj_or_raw_id():
+        if rng.random() < 0.25 and not item.rid:
             item.set_id(rand_id(rng))
-        if rng.random() < 0.03 and not item.obj_or_raw_id():
+        if rng.random() < 0.03 and not item.rid:
             item.il_empty = True
         if rng.random() < 0.07:
             item.chunks = rng.randint(2, 5)
 
 
 def item_raw(item):
-    if item.obj is not None:
-        recs = parse_records(b''.join(ndef.message_encoder([item.obj])))
-        assert len(recs) == 1
-        return recs[0][:4]
-    return item.raw
+    recs = parse_records(b''.join(ndef.message_encoder([item.obj])))
+    assert len(recs) == 1
+    return recs[0][:4]
 
 
 def encode_message(rng, items):
     """Returns (octets, unchunked_octets, raw_records, hand_encoded)."""
     raws = [item_raw(it) for it in items]
-    hand = any(it.obj is None or it.long or it.il_empty or it.chunks
-               for it in items)
-    if all(it.obj is not None for it in items):
-        plain = b''.join(ndef.message_encoder([it.obj for it in items]))
-        assert [r[:4] for r in parse_records(plain)] == raws
-        mine = b''.join(write_record(i == 0, i == len(raws) - 1, 0, *r)
-                        for i, r in enumerate(raws))
-        assert mine == plain, 'hand encoder differs from ndeflib'
-        if not hand:
-            return plain, plain, raws, False
+    hand = any(it.long or it.il_empty or it.chunks for it in items)
+    plain = b''.join(ndef.message_encoder([it.obj for it in items]))
+    assert [r[:4] for r in parse_records(plain)] == raws
+    mine = b''.join(write_record(i == 0, i == len(raws) - 1, 0, *r)
+                    for i, r in enumerate(raws))
+    assert mine == plain, 'hand encoder differs from ndeflib'
+    if not hand:
+        return plain, plain, raws, False
     unchunked, chunked = b'', b''
     last = len(items) - 1
     for i, (it, (tnf, rtype, rid, payload)) in enumerate(zip(items, raws)):

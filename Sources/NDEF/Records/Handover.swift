@@ -44,9 +44,13 @@ public struct Handover: Hashable, Sendable {
     init(kind: Kind, payload: [UInt8], depth: Int) throws(NDEFError) {
         var reader = PayloadReader(type: kind.rawValue, bytes: payload)
         let version = try reader.u8("version")
-        let nested = reader.isAtEnd ? nil : try reader.nestedMessage(reader.remaining, depth: depth)
-        try self.init(kind: kind, majorVersion: version >> 4, minorVersion: version & 0x0F,
-                      message: nested?.message, layouts: nested?.layouts)
+        if reader.isAtEnd {
+            try self.init(kind: kind, majorVersion: version >> 4, minorVersion: version & 0x0F, message: nil, layouts: nil)
+        } else {
+            self = try reader.nestedMessage(reader.remaining, depth: depth) { (message, layouts) throws(NDEFError) in
+                try Handover(kind: kind, majorVersion: version >> 4, minorVersion: version & 0x0F, message: message, layouts: layouts)
+            }
+        }
     }
 
     private init(kind: Kind, majorVersion: UInt8, minorVersion: UInt8, message: NDEFMessage?,

@@ -59,8 +59,9 @@ public struct SmartPoster: Hashable, Sendable {
 
     init(payload: [UInt8], depth: Int) throws(NDEFError) {
         var reader = PayloadReader(type: Self.typeName, bytes: payload)
-        let nested = try reader.nestedMessage(payload.count, depth: depth)
-        try self.init(message: nested.message, layouts: nested.layouts)
+        self = try reader.nestedMessage(payload.count, depth: depth) { (message, layouts) throws(NDEFError) in
+            try SmartPoster(message: message, layouts: layouts)
+        }
     }
 
     /// Interprets a nested message, checking the RTD's rules: exactly one URI record, one title

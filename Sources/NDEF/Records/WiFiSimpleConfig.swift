@@ -66,8 +66,17 @@ public struct WiFiSimpleConfig: Hashable, Sendable {
         }
     }
 
-    public let attributes: [Attribute]
-    public let credentials: [Credential]
+    /// The payload: the source of truth. Checked well formed at init; the views below parse it on use.
+    public let payload: [UInt8]
+
+    /// The top-level attributes, in order.
+    public var attributes: [Attribute] { Self.attributes(in: payload, 0..<payload.count) }
+
+    /// Every Credential attribute, parsed.
+    public var credentials: [Credential] {
+        attributes.filter { $0.type == AttributeType.credential }
+            .map { Credential(attributes: Self.attributes(in: $0.value, 0..<$0.value.count)) }
+    }
 
     static let mediaType = "application/vnd.wfa.wsc"
 
@@ -82,31 +91,36 @@ public struct WiFiSimpleConfig: Hashable, Sendable {
         try self.init(payload: bytes)
     }
 
+    /// Checks that the attributes, and those inside each credential, are well formed; copies nothing.
     public init(payload: [UInt8]) throws(NDEFError) {
         var reader = PayloadReader(type: Self.mediaType, bytes: payload)
-        let parsed = try Self.attributes(&reader)
-        var credentials: [Credential] = []
-        for (attribute, range) in parsed where attribute.type == AttributeType.credential {
-            var inner = PayloadReader(type: Self.mediaType, bytes: payload, range: range)
-            credentials.append(Credential(attributes: try Self.attributes(&inner).map(\.0)))
+        while !reader.isAtEnd {
+            let (type, range) = try Self.nextAttribute(&reader)
+            if type == AttributeType.credential {
+                var inner = PayloadReader(type: Self.mediaType, bytes: payload, range: range)
+                while !inner.isAtEnd { _ = try Self.nextAttribute(&inner) }
+            }
         }
-        self.attributes = parsed.map(\.0)
-        self.credentials = credentials
+        self.payload = payload
     }
 
-    /// The attributes up to the reader's end, each with where its value sits in the payload.
-    private static func attributes(_ reader: inout PayloadReader) throws(NDEFError) -> [(Attribute, Range<Int>)] {
-        var result: [(Attribute, Range<Int>)] = []
-        while !reader.isAtEnd {
-            let type = try reader.u16("attribute type")
-            let length = Int(try reader.u16("attribute length"))
-            let range = try reader.take(length, "attribute \(Hex.code(type)) value")
-            result.append((Attribute(type: type, value: Array(reader.bytes[range])), range))
+    private static func nextAttribute(_ reader: inout PayloadReader) throws(NDEFError) -> (UInt16, Range<Int>) {
+        let type = try reader.u16("attribute type")
+        let length = Int(try reader.u16("attribute length"))
+        return (type, try reader.take(length, "attribute value"))
+    }
+
+    /// The attributes in `range` of bytes already checked well formed.
+    private static func attributes(in bytes: [UInt8], _ range: Range<Int>) -> [Attribute] {
+        var result: [Attribute] = []
+        var index = range.lowerBound
+        while index + 4 <= range.upperBound {
+            let type = UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            let end = min(index + 4 + length, range.upperBound)
+            result.append(Attribute(type: type, value: Array(bytes[(index + 4)..<end])))
+            index = end
         }
         return result
-    }
-
-    public var payload: [UInt8] {
-        attributes.flatMap { BigEndian.bytes($0.type) + BigEndian.bytes(UInt16($0.value.count)) + $0.value }
     }
 }
