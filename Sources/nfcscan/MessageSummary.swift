@@ -24,7 +24,10 @@ enum MessageSummary {
             for title in record["titles"]?.arrayValue ?? [] {
                 lines.append("\(inner)Title (\(show(title["language"]))): \(show(title["text"]))")
             }
-            if let action = record["action"]?.stringValue { lines.append("\(inner)Action: \(action)") }
+            if let action = record["action"]?.stringValue {
+                let meaning = ["do": "open it", "save": "save it for later", "edit": "open it for editing"][action] ?? action
+                lines.append("\(inner)Suggested action: \(meaning) (\(action))")
+            }
             if let type = record["resource_type"]?.stringValue { lines.append("\(inner)Resource type: \(show(.string(type)))") }
             if case .int(let size)? = record["size"] { lines.append("\(inner)Resource size: \(size) bytes") }
             let icons = record["icons"]?.arrayValue ?? []

@@ -1,0 +1,47 @@
+# nfcscan — the two commands a newcomer runs are `make demo` and `make test` (see README.md).
+# Both install what they need first (scripts/install-deps.sh: apt and pip packages).
+
+SWIFT ?= swift
+PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build release demo test unit oracle fuzz bench clean
+
+all: build
+
+deps:
+	bash scripts/install-deps.sh
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+# The main job, for now: decode the shipped sample poster, as a person and as a script sees it.
+demo: deps release
+	@echo '$$ nfcscan decode Docs/samples/poster.ndef'
+	@.build/release/nfcscan decode Docs/samples/poster.ndef
+	@echo
+	@echo '$$ nfcscan decode --json Docs/samples/poster.ndef'
+	@.build/release/nfcscan decode --json Docs/samples/poster.ndef
+
+# Every test: unit and property tests, the ndeflib differential test, and the fuzzers.
+test: deps unit oracle fuzz
+
+unit:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+oracle: build
+	bash Tests/Oracle/run.sh .build/debug/nfcscan
+
+fuzz:
+	bash Tests/Fuzz/run.sh $(FUZZ_SECONDS)
+
+# Throughput beside ndeflib (a figure, not a test): see Docs/performance.md.
+bench: deps
+	bash Benchmarks/run.sh 5
+
+clean:
+	rm -rf .build
