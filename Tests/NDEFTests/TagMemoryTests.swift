@@ -85,9 +85,17 @@ import Testing
         #expect(cc.write == .denied)
     }
 
+    @Test func type4Mapping1() throws {
+        // The v1 NDEF application's CC (mapping 1.0) has the 2.0 layout.
+        let cc = try Type4CapabilityContainer(hex("000f 10 003b 0034 04 06 e104 0800 00 00"))
+        #expect(cc.majorVersion == 1)
+        #expect(cc.ndefFileID == 0xE104)
+        #expect(cc.maxReadLength == 0x3B)
+    }
+
     @Test func type4Malformed() {
         #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 20 003b 0034 04 06 e104 08")) } == .tooShort(needed: 15, available: 12))
-        #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 10 003b 0034 04 06 e104 0800 00 00")) } == .unsupportedVersion(major: 1, minor: 0))
+        #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 40 003b 0034 04 06 e104 0800 00 00")) } == .unsupportedVersion(major: 4, minor: 0))
         #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 20 000e 0034 04 06 e104 0800 00 00")) } == .invalidField("MLe", value: 0x0E, offset: 3))
         #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 20 003b 0034 05 06 e104 0800 00 00")) } == .missingNDEFFileControl)
         #expect(ccError { _ = try Type4CapabilityContainer(hex("000f 20 003b 0034 04 06 e103 0800 00 00")) } == .invalidField("NDEF file ID", value: 0xE103, offset: 9))

@@ -59,7 +59,7 @@ public struct Type2CapabilityContainer: Hashable, Sendable {
     }
 }
 
-/// The Type 4 Tag Capability Container file (NFC Forum Type 4 Tag 2.0/3.0 §5.1).
+/// The Type 4 Tag Capability Container file (NFC Forum Type 4 Tag 2.0/3.0 §5.1; mapping 1.0 has the same layout).
 public struct Type4CapabilityContainer: Hashable, Sendable {
     public var length: Int
     public var majorVersion: Int
@@ -83,7 +83,8 @@ public struct Type4CapabilityContainer: Hashable, Sendable {
         guard length >= 15 && length <= cc.count else { throw .invalidField("CCLEN", value: length, offset: 0) }
         majorVersion = Int(cc[2] >> 4)
         minorVersion = Int(cc[2] & 0x0F)
-        guard majorVersion == 2 || majorVersion == 3 else { throw .unsupportedVersion(major: majorVersion, minor: minorVersion) }
+        // Mapping 1.0 (the v1 NDEF application, still on older tags and phones) has the 2.0 layout.
+        guard (1...3).contains(majorVersion) else { throw .unsupportedVersion(major: majorVersion, minor: minorVersion) }
         maxReadLength = Int(cc[3]) << 8 | Int(cc[4])
         guard maxReadLength >= 0x0F else { throw .invalidField("MLe", value: maxReadLength, offset: 3) }
         maxWriteLength = Int(cc[5]) << 8 | Int(cc[6])
