@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NDEFReport", targets: ["NDEFReport"]),
+        .library(name: "NFCTags", targets: ["NFCTags"]),
         .executable(name: "nfcscan", targets: ["nfcscan"]),
     ],
     dependencies: [
@@ -28,6 +29,8 @@ let package = Package(
         .target(name: "NDEF"),
         // A transport-neutral tree of a decoded message (the JSON schema in Docs/json-schema.md).
         .target(name: "NDEFReport", dependencies: ["NDEF"]),
+        // Tag protocols (Type 2, Type 4) over the TagTransport byte seam; standard library only.
+        .target(name: "NFCTags", dependencies: ["NDEF"]),
         // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
 

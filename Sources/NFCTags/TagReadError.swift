@@ -1,0 +1,59 @@
+import NDEF
+
+/// Why an object's NDEF message could not be read. Every case is complete: no partial message
+/// travels with an error.
+public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The object left the field (or stopped answering) in the middle of the read, after
+    /// `roundTrips` exchanges. Tell the person to hold it still for longer.
+    case objectRemoved(roundTrips: Int)
+    /// Any other link failure.
+    case transport(TransportError)
+    /// The capability container does not describe an NDEF-formatted object, or is malformed.
+    case capabilityContainer(CapabilityContainerError)
+    /// The capability container forbids reading the NDEF data.
+    case readAccessDenied
+    /// The TLV structure of the data area is broken.
+    case memory(TLVError)
+    /// The NDEF message would reach past the end of the object's data area: the length bytes
+    /// claim `needed` bytes of data area, the object has `capacity`.
+    case messagePastEndOfMemory(needed: Int, capacity: Int)
+    /// A Lock or Memory Control TLV reserves bytes inside the NDEF message; reading around
+    /// reserved areas is not implemented (no known Type 2 chip places them there).
+    case reservedAreaInsideMessage(byteAddress: Int)
+    /// A Type 2 chip answered a command with a 4-bit NAK.
+    case nak(command: String, code: UInt8)
+    /// A response of the wrong length for its command.
+    case unexpectedResponse(command: String, expected: Int, received: Int)
+    /// The object has no NDEF application (Type 4: neither the v2 nor the v1 AID selects).
+    case noNDEFApplication
+    /// A Type 4 command answered with a status word other than 90 00.
+    case status(command: String, StatusWord)
+    /// The NDEF file's length field (NLEN / ENLEN) is larger than the file can hold.
+    case invalidNDEFLength(Int, maximum: Int)
+    /// The read needs a command the link cannot carry (for example an offset past 32 767 without
+    /// extended READ BINARY).
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .objectRemoved(let roundTrips):
+            "moved away too soon: the object left the reader after \(roundTrips) exchanges; hold it still until the read completes"
+        case .transport(let error): error.description
+        case .capabilityContainer(let error): error.description
+        case .readAccessDenied: "the object does not allow its NDEF data to be read"
+        case .memory(let error): "tag memory: \(error)"
+        case .messagePastEndOfMemory(let needed, let capacity):
+            "the NDEF message claims \(needed) bytes of tag memory but the object holds \(capacity)"
+        case .reservedAreaInsideMessage(let address):
+            "a reserved memory area at byte \(address) lies inside the NDEF message (not supported)"
+        case .nak(let command, let code): "the object refused \(command) (NAK \(Hex.code(code)))"
+        case .unexpectedResponse(let command, let expected, let received):
+            "\(command) answered \(received) bytes, expected \(expected)"
+        case .noNDEFApplication: "the object has no NDEF application"
+        case .status(let command, let status): "\(command) failed with status \(status)"
+        case .invalidNDEFLength(let length, let maximum):
+            "the NDEF file claims a \(length)-byte message but holds at most \(maximum)"
+        case .unsupported(let what): "not supported: \(what)"
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import NDEF
+
+/// Which NFC Forum tag platform an object speaks.
+public enum TagPlatform: String, Hashable, Sendable {
+    case type1, type2, type3, type4, type5
+}
+
+/// What one complete read of an object produced.
+public struct TagReading: Hashable, Sendable {
+    /// What the object holds.
+    public enum Content: Hashable, Sendable {
+        /// Formatted for NDEF but holding no message (an empty NDEF TLV, NLEN 0, or no NDEF TLV
+        /// before the Terminator).
+        case empty
+        case message(NDEFMessage)
+        /// The bytes were read completely but are not a valid NDEF message (strict decoding).
+        /// ``TagReading/ndefBytes`` keeps them for lenient display.
+        case undecodable(NDEFError)
+    }
+
+    public var platform: TagPlatform
+    /// The chip's name when the protocol learnt it ("NTAG216"), else nil.
+    public var product: String?
+    /// The UID the backend saw during activation, if it passed one in.
+    public var uid: [UInt8]?
+    /// Bytes available for an NDEF message: the data area (Type 2) or NDEF file less its length
+    /// field (Type 4).
+    public var capacity: Int
+    /// The NDEF message bytes exactly as stored (without TLV or NLEN framing).
+    public var ndefBytes: [UInt8]
+    public var content: Content
+    /// Exchanges with the object this read took (commands sent plus re-activations).
+    public var roundTrips: Int
+
+    public init(platform: TagPlatform, product: String?, uid: [UInt8]?, capacity: Int, ndefBytes: [UInt8], roundTrips: Int) {
+        self.platform = platform
+        self.product = product
+        self.uid = uid
+        self.capacity = capacity
+        self.ndefBytes = ndefBytes
+        self.roundTrips = roundTrips
+        if ndefBytes.isEmpty {
+            content = .empty
+        } else {
+            do { content = .message(try NDEFMessage(decoding: ndefBytes)) } catch { content = .undecodable(error) }
+        }
+    }
+
+    /// The decoded message, or nil when the object is empty or its bytes do not decode.
+    public var message: NDEFMessage? {
+        if case .message(let message) = content { message } else { nil }
+    }
+}

@@ -1,0 +1,47 @@
+/// The seam between tag protocols and reader backends: raw command frames in, raw responses out.
+///
+/// Tag protocols (``Type2Tag``, ``Type4Tag``) are written once against this protocol; the libnfc
+/// and PC/SC backends and the in-process simulator implement it. The backend owns everything
+/// below the command layer (CRC, parity, ISO 14443-4 block framing, PC/SC pseudo-APDU mapping),
+/// so a protocol sees the bytes its specification describes and nothing else.
+///
+/// A 4-bit ACK/NAK (Type 2 chips answer errors with 4 bits, not a frame) arrives as a one-byte
+/// response holding those bits in its low nibble: no data response of a Type 2 command is one
+/// byte long, so protocols can tell them apart.
+public protocol TagTransport: Sendable {
+    /// What the link can carry. Protocols size and choose their commands from it.
+    var capabilities: LinkCapabilities { get }
+
+    /// Sends one command frame and returns the object's response frame.
+    func transceive(_ command: [UInt8]) async throws(TransportError) -> [UInt8]
+
+    /// Wakes and selects the same object again after it fell silent.
+    ///
+    /// Type 2 chips go to IDLE after a NAK or a command they do not know (a plain Ultralight on
+    /// GET_VERSION) and answer nothing until re-selected; backends re-run activation (WUPA,
+    /// anticollision, SELECT). Throws ``TransportError/objectRemoved`` when the object is gone.
+    func reactivate() async throws(TransportError)
+}
+
+/// What a reader link can carry, as far as tag protocols need to know.
+public struct LinkCapabilities: Hashable, Sendable {
+    /// Largest response frame the link delivers in one exchange, in bytes (status words included).
+    /// A PN532 delivers at most 252 data bytes per InDataExchange; PC/SC readers usually 256 + 2.
+    public var maxResponseLength: Int
+    /// Whether NXP's own Type 2 commands (GET_VERSION 0x60, FAST_READ 0x3A) reach the chip.
+    /// A PC/SC Part 3 storage-card link maps only READ (FF B0), so protocols fall back to READ
+    /// and to the capability container for the size.
+    public var passesType2Extensions: Bool
+    /// Whether ISO 7816-4 extended-length APDUs (3-byte Le) reach the object.
+    public var extendedLengthAPDUs: Bool
+
+    public init(maxResponseLength: Int, passesType2Extensions: Bool, extendedLengthAPDUs: Bool) {
+        self.maxResponseLength = maxResponseLength
+        self.passesType2Extensions = passesType2Extensions
+        self.extendedLengthAPDUs = extendedLengthAPDUs
+    }
+
+    /// A link without limits of its own (the in-process simulator by default).
+    public static let unrestricted = LinkCapabilities(maxResponseLength: 65_538, passesType2Extensions: true,
+                                                      extendedLengthAPDUs: true)
+}

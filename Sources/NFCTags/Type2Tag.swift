@@ -1,0 +1,157 @@
+import NDEF
+
+/// Reads the NDEF message of an NFC Forum Type 2 object (NTAG 21x, MIFARE Ultralight family).
+///
+/// The read takes as few round trips as the link allows while reading only as far as the NDEF
+/// TLV needs:
+/// 1. GET_VERSION (when the link passes it) names the chip and its exact user memory. A chip that
+///    does not know the command (the original Ultralight) falls silent or NAKs and goes IDLE; the
+///    object is re-activated and the capability container alone gives the size.
+/// 2. The first read takes the capability container (page 3) and the start of the data area
+///    (``initialDataBytes``): FAST_READ when chip and link allow, else READ (4 pages).
+/// 3. ``TLVWalker`` says how far the TLVs reach; the rest is read in as few frames as the link's
+///    ``LinkCapabilities/maxResponseLength`` allows.
+///
+/// The data area is bounded by the smaller of the capability container's size and the chip's
+/// user memory from GET_VERSION, so a CC that overstates the memory cannot make the read run into
+/// configuration pages. Limits: without GET_VERSION the CC is trusted (a chip NAKs a READ past
+/// its end, but READ wraps to page 0 within its last 3 pages); Lock and Memory Control TLVs are
+/// honoured only by refusing a message that overlaps the areas they reserve.
+public enum Type2Tag {
+    /// Bytes of data area read with the capability container before the TLV lengths are known:
+    /// a whole 48-byte tag, or the TLV headers and a short message of a larger one.
+    public static let initialDataBytes = 48
+
+    /// Byte address of the data area (page 4).
+    static let dataAreaStart = Type2Product.firstUserPage * Type2Product.pageSize
+    /// Page of the capability container.
+    static let ccPage = 3
+    /// Highest page a one-byte page address reaches.
+    static let lastAddressablePage = 0xFF
+
+    /// Reads the message. `uid` is passed through to the result when the backend knows it.
+    public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil,
+                                initialDataBytes: Int = initialDataBytes) async throws(TagReadError) -> TagReading {
+        var link = CountedLink(transport)
+        let product = try await identify(&link)
+        var memory = PageReader(fastRead: product?.supportsFastRead == true && transport.capabilities.passesType2Extensions,
+                                maxResponseLength: transport.capabilities.maxResponseLength)
+
+        // Capability container, with the start of the data area.
+        let firstPages = (min(initialDataBytes, product?.userMemory ?? initialDataBytes) + 3) / 4
+        try await memory.read(through: memory.fastRead ? ccPage + firstPages : ccPage,
+                              limit: product?.lastUserPage ?? lastAddressablePage, &link)
+        let cc: Type2CapabilityContainer
+        do { cc = try Type2CapabilityContainer(memory.bytes.prefix(4)) } catch { throw .capabilityContainer(error) }
+        guard cc.read == .granted else { throw .readAccessDenied }
+        let addressable = (lastAddressablePage - ccPage) * Type2Product.pageSize
+        let capacity = min(cc.dataAreaSize, product?.userMemory ?? cc.dataAreaSize, addressable)
+        let lastDataPage = ccPage + capacity / Type2Product.pageSize
+
+        // Walk the TLVs on what has been read; read on as far as they need.
+        while true {
+            let data = Array(memory.bytes.dropFirst(4).prefix(capacity))
+            let found: (blocks: [TLVBlock], complete: Bool)
+            do {
+                let blocks = try TLVWalker.blocks(in: data)
+                found = (blocks, blocks.last?.tag == .terminator || data.count == capacity)
+            } catch .truncated(let offset, let needed) {
+                // A message before the truncated TLV is complete: bytes after it do not matter.
+                if let blocks = try? TLVWalker.blocks(in: Array(data.prefix(offset))), blocks.contains(where: { $0.tag == .ndefMessage }) {
+                    found = (blocks, true)
+                } else {
+                    guard needed <= capacity else { throw .messagePastEndOfMemory(needed: needed, capacity: capacity) }
+                    try await memory.read(through: ccPage + (needed + 3) / 4, limit: lastDataPage, &link)
+                    continue
+                }
+            } catch {
+                throw .memory(error)
+            }
+            if let ndef = found.blocks.first(where: { $0.tag == .ndefMessage }) {
+                try checkReservedAreas(found.blocks, around: ndef, data: data)
+                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: capacity,
+                                  ndefBytes: Array(data[ndef.valueRange]), roundTrips: link.roundTrips)
+            }
+            if found.complete {
+                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: capacity,
+                                  ndefBytes: [], roundTrips: link.roundTrips)
+            }
+            // The TLVs so far end exactly where the read ended: read the next stretch.
+            let stretch = memory.fastRead ? (initialDataBytes + 3) / 4 : 1
+            try await memory.read(through: memory.nextPage + stretch - 1, limit: lastDataPage, &link)
+        }
+    }
+
+    /// GET_VERSION, where the link passes it. Returns the chip when it is in the table; nil when
+    /// the chip is unknown or does not implement GET_VERSION (then it has been re-activated).
+    static func identify(_ link: inout CountedLink) async throws(TagReadError) -> Type2Product? {
+        guard link.transport.capabilities.passesType2Extensions else { return nil }
+        let response: [UInt8]
+        do {
+            response = try await link.exchange(Type2Command.getVersion.frame)
+        } catch .timeout {
+            // The original Ultralight does not answer GET_VERSION and goes IDLE.
+            try await link.reactivate()
+            return nil
+        } catch {
+            throw link.mapped(error)
+        }
+        switch response.count {
+        case 8:
+            return Type2Product.identify(version: response)
+        case 1:
+            // A NAK also sends the chip to IDLE.
+            try await link.reactivate()
+            return nil
+        default:
+            throw .unexpectedResponse(command: "GET_VERSION", expected: 8, received: response.count)
+        }
+    }
+
+    /// Refuses a message that a Lock or Memory Control TLV declares partly reserved.
+    static func checkReservedAreas(_ blocks: [TLVBlock], around ndef: TLVBlock, data: [UInt8]) throws(TagReadError) {
+        let message = (dataAreaStart + ndef.offset)..<(dataAreaStart + ndef.valueRange.upperBound)
+        for block in blocks where block.tag == .lockControl || block.tag == .memoryControl {
+            let control: MemoryControl
+            do { control = try MemoryControl(value: data[block.valueRange]) } catch { throw .memory(error) }
+            let bytes = block.tag == .lockControl ? (control.size + 7) / 8 : control.size
+            let reserved = control.byteAddress..<(control.byteAddress + bytes)
+            if reserved.overlaps(message) { throw .reservedAreaInsideMessage(byteAddress: control.byteAddress) }
+        }
+    }
+}
+
+/// Type 2 memory from the capability container page on, read in page-aligned stretches.
+struct PageReader {
+    /// Pages read so far, from page 3.
+    private(set) var bytes: [UInt8] = []
+    let fastRead: Bool
+    let pagesPerFrame: Int
+
+    init(fastRead: Bool, maxResponseLength: Int) {
+        self.fastRead = fastRead
+        pagesPerFrame = max(1, min(maxResponseLength, 0x100 * Type2Product.pageSize) / Type2Product.pageSize)
+    }
+
+    var nextPage: Int { Type2Tag.ccPage + bytes.count / Type2Product.pageSize }
+
+    /// Reads every page up to `last` not yet read. READ returns 4 pages at a time; pages past
+    /// `limit` in its answer are dropped (past the data area, or wrapped round to page 0).
+    mutating func read(through last: Int, limit: Int, _ link: inout CountedLink) async throws(TagReadError) {
+        let last = min(last, limit)
+        while nextPage <= last {
+            let start = nextPage
+            let command: Type2Command = fastRead
+                ? .fastRead(start: UInt8(start), end: UInt8(min(last, start + pagesPerFrame - 1)))
+                : .read(page: UInt8(start))
+            let response = try await link.send(command.frame)
+            let name = fastRead ? "FAST_READ from page \(start)" : "READ page \(start)"
+            if response.count == 1 { throw .nak(command: name, code: response[0] & 0x0F) }
+            guard response.count == command.expectedResponseLength else {
+                throw .unexpectedResponse(command: name, expected: command.expectedResponseLength, received: response.count)
+            }
+            let pages = min(response.count / Type2Product.pageSize, limit - start + 1)
+            bytes += response.prefix(pages * Type2Product.pageSize)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import NDEF
+
+/// Reads the NDEF message of an NFC Forum Type 4 object (ISO-DEP: DESFire, NTAG 424, phones'
+/// host card emulation), following the Type 4 Tag NDEF detection and read procedures:
+///
+/// 1. SELECT the NDEF application by AID D2760000850101 (mapping 2.0/3.0); on 6A 82 try the
+///    mapping 1.0 AID D2760000850100 (older tags and phones), which also selects files with P2 00.
+/// 2. SELECT the capability container file E103 and READ BINARY it (15 bytes, then the rest
+///    when CCLEN is larger).
+/// 3. SELECT the NDEF file the CC names; READ BINARY its length: NLEN (2 bytes), or ENLEN
+///    (4 bytes) when the CC has the extended NDEF File Control TLV.
+/// 4. READ BINARY the message in chunks of at most MLe (and what the link delivers), with
+///    extended-length APDUs when the CC's MLe exceeds 256 and the link carries them.
+///
+/// Every response's status word is checked; only 90 00 continues. Limit: offsets past 32 767
+/// (extended READ BINARY, INS B1) are not implemented and fail with ``TagReadError/unsupported(_:)``.
+public enum Type4Tag {
+    public static let applicationV2: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]
+    public static let applicationV1: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x00]
+    public static let capabilityContainerFile: UInt16 = 0xE103
+    /// Largest offset READ BINARY (B0) can address.
+    static let maxShortOffset = 0x7FFF
+
+    public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil) async throws(TagReadError) -> TagReading {
+        var link = CountedLink(transport)
+        let caps = transport.capabilities
+
+        // 1. The NDEF application, v2 then v1.
+        var version1 = false
+        let selectV2 = try await exchange(&link, .init(ins: 0xA4, p1: 0x04, p2: 0x00, data: applicationV2, le: 0x100), "SELECT NDEF application")
+        if selectV2.status == .fileNotFound {
+            let selectV1 = try await exchange(&link, .init(ins: 0xA4, p1: 0x04, p2: 0x00, data: applicationV1), "SELECT NDEF application v1")
+            guard selectV1.status != .fileNotFound else { throw .noNDEFApplication }
+            try check(selectV1, "SELECT NDEF application v1")
+            version1 = true
+        } else {
+            try check(selectV2, "SELECT NDEF application")
+        }
+
+        // 2. The capability container.
+        try await select(file: capabilityContainerFile, version1: version1, &link, "SELECT capability container")
+        var ccBytes = try await readBinary(&link, offset: 0, length: 15, "READ BINARY capability container")
+        let ccLength = Int(ccBytes[0]) << 8 | Int(ccBytes[1])
+        if ccLength > 15 && ccLength <= 0xFF {
+            ccBytes += try await readBinary(&link, offset: 15, length: ccLength - 15, "READ BINARY capability container")
+        }
+        let cc: Type4CapabilityContainer
+        do { cc = try Type4CapabilityContainer(ccBytes) } catch { throw .capabilityContainer(error) }
+        guard cc.read == .granted else { throw .readAccessDenied }
+
+        // 3. The NDEF file and its length field.
+        try await select(file: cc.ndefFileID, version1: version1, &link, "SELECT NDEF file")
+        let lengthField = cc.extended ? 4 : 2
+        let lengthBytes = try await readBinary(&link, offset: 0, length: lengthField, "READ BINARY NLEN")
+        let messageLength = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+        let capacity = cc.maxNDEFSize - lengthField
+        guard messageLength <= capacity else { throw .invalidNDEFLength(messageLength, maximum: capacity) }
+
+        // 4. The message, in chunks.
+        let linkLimit = caps.maxResponseLength - 2
+        let apduLimit = caps.extendedLengthAPDUs ? 0x10000 : 0x100
+        let chunk = min(cc.maxReadLength, linkLimit, apduLimit)
+        guard chunk > 0 else { throw .unsupported("a link that delivers no response data") }
+        var message: [UInt8] = []
+        message.reserveCapacity(messageLength)
+        while message.count < messageLength {
+            let offset = lengthField + message.count
+            guard offset <= maxShortOffset else { throw .unsupported("NDEF file offsets past 32767 (READ BINARY B1)") }
+            let length = min(chunk, messageLength - message.count)
+            message += try await readBinary(&link, offset: offset, length: length, "READ BINARY NDEF message")
+        }
+        return TagReading(platform: .type4, product: nil, uid: uid, capacity: capacity, ndefBytes: message,
+                          roundTrips: link.roundTrips)
+    }
+
+    static func exchange(_ link: inout CountedLink, _ command: CommandAPDU, _ name: String) async throws(TagReadError) -> ResponseAPDU {
+        if command.needsExtendedLength && !link.transport.capabilities.extendedLengthAPDUs {
+            throw .transport(.notSupported("extended-length APDUs"))
+        }
+        let raw = try await link.send(command.bytes)
+        guard let response = ResponseAPDU(raw) else {
+            throw .unexpectedResponse(command: name, expected: 2, received: raw.count)
+        }
+        return response
+    }
+
+    static func check(_ response: ResponseAPDU, _ name: String) throws(TagReadError) {
+        guard response.status == .success else { throw .status(command: name, response.status) }
+    }
+
+    static func select(file: UInt16, version1: Bool, _ link: inout CountedLink, _ name: String) async throws(TagReadError) {
+        // Mapping 2.0 selects by file identifier with "first or only occurrence, no FCI" (P2 0C);
+        // mapping 1.0 used P2 00.
+        let command = CommandAPDU(ins: 0xA4, p1: 0x00, p2: version1 ? 0x00 : 0x0C, data: [UInt8(file >> 8), UInt8(file & 0xFF)])
+        try check(try await exchange(&link, command, name), name)
+    }
+
+    /// Exactly `length` bytes from `offset` of the selected file: a shorter answer is an error,
+    /// never silently a shorter message.
+    static func readBinary(_ link: inout CountedLink, offset: Int, length: Int, _ name: String) async throws(TagReadError) -> [UInt8] {
+        let command = CommandAPDU(ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), le: length)
+        let response = try await exchange(&link, command, name)
+        try check(response, name)
+        guard response.data.count == length else {
+            throw .unexpectedResponse(command: name, expected: length, received: response.data.count)
+        }
+        return response.data
+    }
+}
