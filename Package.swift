@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "NDEFReport", targets: ["NDEFReport"]),
         .library(name: "NFCTags", targets: ["NFCTags"]),
+        .library(name: "NFCSim", targets: ["NFCSim"]),
         .executable(name: "nfcscan", targets: ["nfcscan"]),
     ],
     dependencies: [
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "NDEFReport", dependencies: ["NDEF"]),
         // Tag protocols (Type 2, Type 4) over the TagTransport byte seam; standard library only.
         .target(name: "NFCTags", dependencies: ["NDEF"]),
+        // Virtual objects answering commands as the real chips do, and an in-process transport.
+        .target(name: "NFCSim", dependencies: ["NDEF", "NFCTags"]),
         // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
 
@@ -46,6 +49,7 @@ let package = Package(
         .testTarget(name: "NDEFReportTests", dependencies: ["NDEF", "NDEFReport"]),
         .testTarget(name: "LibNFCTests", dependencies: ["LibNFC"]),
         .testTarget(name: "CLITests", dependencies: ["NDEF"]),
+        .testTarget(name: "NFCTagsTests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,101 @@
+import NDEF
+import NFCTags
+
+/// A Type 2 chip (NTAG21x, MIFARE Ultralight family) answering GET_VERSION, READ and FAST_READ
+/// from a memory image as the NXP data sheets describe:
+///
+/// - READ returns 4 pages from the given one, rolling over to page 0 past the last page; an
+///   address past the last page gets NAK 0x0.
+/// - FAST_READ returns every page from start to end; start after end or end past the last page
+///   gets NAK 0x0.
+/// - A NAK, or a command the chip does not implement, sends it to IDLE: it answers nothing until
+///   re-activated. The original Ultralight does not implement GET_VERSION or FAST_READ and stays
+///   silent (``unknownCommandReply``).
+public struct VirtualType2Tag: VirtualObject {
+    public static let platform = TagPlatform.type2
+    /// An NXP UID (manufacturer byte 0x04).
+    public static let defaultUID: [UInt8] = [0x04, 0x5A, 0x31, 0x12, 0x6B, 0x2C, 0x80]
+
+    public let product: Type2Product
+    /// The whole memory, page 0 on.
+    public private(set) var memory: [UInt8]
+    public var presence: FieldPresence
+    /// What the chip does with a command it does not implement: the original Ultralight is silent.
+    public var unknownCommandReply: VirtualReply
+    /// In IDLE after a NAK or an unknown command: silent until re-activated.
+    public private(set) var isIdle = false
+
+    /// A chip formatted for NDEF holding `message` (nil: an empty NDEF TLV).
+    public init(product: Type2Product, uid: [UInt8] = defaultUID, message: NDEFMessage?,
+                presence: FieldPresence = FieldPresence()) throws(VirtualObjectError) {
+        let area = try Type2MemoryImage.dataArea(holding: message, capacity: product.ccDataAreaSize)
+        try self.init(product: product, uid: uid, dataArea: area, presence: presence)
+    }
+
+    /// A chip whose data area (from page 4) holds exactly `dataArea`: TLVs as given, for
+    /// unusual and hostile layouts.
+    public init(product: Type2Product, uid: [UInt8] = defaultUID, dataArea: [UInt8],
+                presence: FieldPresence = FieldPresence()) throws(VirtualObjectError) {
+        let image = try Type2MemoryImage.make(product: product, uid: uid, dataArea: dataArea)
+        try self.init(product: product, image: image, presence: presence)
+    }
+
+    /// A chip with a raw memory image of exactly its size (every page, page 0 on).
+    public init(product: Type2Product, image: [UInt8], presence: FieldPresence = FieldPresence()) throws(VirtualObjectError) {
+        guard image.count == product.totalPages * Type2Product.pageSize else {
+            throw .wrongImageSize(expected: product.totalPages * Type2Product.pageSize, actual: image.count)
+        }
+        self.product = product
+        memory = image
+        self.presence = presence
+        unknownCommandReply = product.version == nil ? .silence : .nak(Type2Acknowledgement.invalidArgument.rawValue)
+    }
+
+    /// The 7-byte UID stored in pages 0–1.
+    public var uid: [UInt8] { Array(memory[0..<3] + memory[4..<8]) }
+
+    public var isPresent: Bool { presence.isPresent }
+
+    /// Overwrites memory from `page` on (for building hostile images from a formatted one).
+    public mutating func write(_ bytes: [UInt8], atPage page: Int) {
+        let start = page * Type2Product.pageSize
+        precondition(start + bytes.count <= memory.count, "write past the end of the chip")
+        memory.replaceSubrange(start..<(start + bytes.count), with: bytes)
+    }
+
+    public mutating func reactivate() -> Bool {
+        guard presence.isPresent else { return false }
+        isIdle = false
+        return true
+    }
+
+    public mutating func respond(to frame: [UInt8]) -> VirtualReply {
+        guard presence.admit(), !isIdle else { return .silence }
+        let reply = answer(frame)
+        if case .frame = reply { return reply }
+        isIdle = true
+        return reply
+    }
+
+    private func answer(_ frame: [UInt8]) -> VirtualReply {
+        let pages = product.totalPages
+        switch Type2Command(frame: frame) {
+        case .getVersion:
+            guard let version = product.version else { return unknownCommandReply }
+            return .frame(version)
+        case .read(let page):
+            guard Int(page) < pages else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+            return .frame((0..<4).flatMap { self.page((Int(page) + $0) % pages) })
+        case .fastRead(let start, let end):
+            guard product.supportsFastRead else { return unknownCommandReply }
+            guard start <= end, Int(end) < pages else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+            return .frame((Int(start)...Int(end)).flatMap { self.page($0) })
+        case nil:
+            return unknownCommandReply
+        }
+    }
+
+    private func page(_ number: Int) -> ArraySlice<UInt8> {
+        memory[(number * Type2Product.pageSize)..<((number + 1) * Type2Product.pageSize)]
+    }
+}
