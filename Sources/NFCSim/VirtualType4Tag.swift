@@ -2,7 +2,8 @@ import NDEF
 import NFCTags
 
 /// An ISO-DEP object with the NFC Forum NDEF application (Type 4 Tag 1.0, 2.0 and 3.0): SELECT by
-/// AID and by file identifier, READ BINARY with offset and length, and the status words the
+/// AID and by file identifier, READ BINARY with offset and length (B0, and B1 with an offset data
+/// object for mapping 3.0), and the status words the
 /// specification and ISO 7816-4 give:
 ///
 /// | situation | status |
@@ -14,6 +15,7 @@ import NFCTags
 /// | application or file not found | 6A 82 |
 /// | P1–P2 not allowed (short EF addressing, wrong SELECT P2) | 6A 86 |
 /// | offset at or past the end of the file | 6B 00 |
+/// | B1 without P1–P2 00 00 or a 3-byte offset data object | 6A 86 |
 /// | instruction not supported | 6D 00 |
 /// | class not supported | 6E 00 |
 public struct VirtualType4Tag: VirtualObject {
@@ -111,6 +113,7 @@ public struct VirtualType4Tag: VirtualObject {
         switch command.ins {
         case 0xA4: return select(command)
         case 0xB0: return readBinary(command)
+        case ExtendedReadBinary.instruction: return readBinaryWithOffsetObject(command)
         default: return ResponseAPDU(status: .instructionNotSupported)
         }
     }
@@ -142,5 +145,21 @@ public struct VirtualType4Tag: VirtualObject {
         guard offset < file.count else { return ResponseAPDU(status: .wrongOffset) }
         let end = min(file.count, offset + le)
         return ResponseAPDU(data: Array(file[offset..<end]), status: end - offset < le ? .endOfFile : .success)
+    }
+
+    /// B1: the offset comes in a `54 03` object, the data goes out in a `53` object, whose
+    /// header counts against Le.
+    private func readBinaryWithOffsetObject(_ command: CommandAPDU) -> ResponseAPDU {
+        guard mapping == .version3Extended else { return ResponseAPDU(status: .instructionNotSupported) }
+        guard let id = currentFile, let file = files[id] else { return ResponseAPDU(status: .noCurrentFile) }
+        guard command.p1 == 0, command.p2 == 0, let offset = ExtendedReadBinary.offset(inCommandData: command.data) else {
+            return ResponseAPDU(status: .wrongParameters)
+        }
+        guard let le = command.le, le <= maxReadLength, le > 4 else { return ResponseAPDU(status: .wrongLength) }
+        guard offset < file.count else { return ResponseAPDU(status: .wrongOffset) }
+        var count = min(le - 2, file.count - offset)
+        while count + ExtendedReadBinary.headerLength(for: count) > le { count -= 1 }
+        let response = ExtendedReadBinary.response(data: Array(file[offset..<(offset + count)]))
+        return ResponseAPDU(data: response, status: offset + count == file.count && response.count < le ? .endOfFile : .success)
     }
 }

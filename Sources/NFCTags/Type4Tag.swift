@@ -12,8 +12,9 @@ import NDEF
 /// 4. READ BINARY the message in chunks of at most MLe (and what the link delivers), with
 ///    extended-length APDUs when the CC's MLe exceeds 256 and the link carries them.
 ///
-/// Every response's status word is checked; only 90 00 continues. Limit: offsets past 32 767
-/// (extended READ BINARY, INS B1) are not implemented and fail with ``TagReadError/unsupported(_:)``.
+/// Every response's status word is checked; only 90 00 continues. Chunks that start past offset
+/// 32 767 (only in mapping 3.0's large files) use READ BINARY with an offset data object (INS B1,
+/// ``ExtendedReadBinary``), whose response header takes up to 4 bytes of MLe.
 public enum Type4Tag {
     public static let applicationV2: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]
     public static let applicationV1: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x00]
@@ -65,12 +66,29 @@ public enum Type4Tag {
         message.reserveCapacity(messageLength)
         while message.count < messageLength {
             let offset = lengthField + message.count
-            guard offset <= maxShortOffset else { throw .unsupported("NDEF file offsets past 32767 (READ BINARY B1)") }
-            let length = min(chunk, messageLength - message.count)
-            message += try await readBinary(&link, offset: offset, length: length, "READ BINARY NDEF message")
+            if offset <= maxShortOffset {
+                let length = min(chunk, messageLength - message.count)
+                message += try await readBinary(&link, offset: offset, length: length, "READ BINARY NDEF message")
+            } else {
+                let length = min(chunk - 4, messageLength - message.count)
+                guard length > 0 else { throw .unsupported("READ BINARY B1 with an MLe of \(chunk)") }
+                message += try await readBinaryExtended(&link, offset: offset, length: length)
+            }
         }
         return TagReading(platform: .type4, product: nil, uid: uid, capacity: capacity, ndefBytes: message,
                           roundTrips: link.roundTrips)
+    }
+
+    /// `length` bytes from an offset past 32 767, through INS B1.
+    static func readBinaryExtended(_ link: inout CountedLink, offset: Int, length: Int) async throws(TagReadError) -> [UInt8] {
+        let name = "READ BINARY (B1) NDEF message"
+        let response = try await exchange(&link, ExtendedReadBinary.command(offset: offset, length: length), name)
+        try check(response, name)
+        guard let data = ExtendedReadBinary.data(inResponse: response.data) else {
+            throw .unexpectedResponse(command: name, expected: length + ExtendedReadBinary.headerLength(for: length), received: response.data.count)
+        }
+        guard data.count == length else { throw .unexpectedResponse(command: name, expected: length, received: data.count) }
+        return data
     }
 
     static func exchange(_ link: inout CountedLink, _ command: CommandAPDU, _ name: String) async throws(TagReadError) -> ResponseAPDU {

@@ -72,6 +72,34 @@ import Testing
         #expect(await short.roundTrips == 6 + 12)
     }
 
+    /// A mapping 3.0 file past 32 KB: B0 while the chunk starts at offset 32 767 or below, then B1.
+    @Test func offsetsPast32KUseB1() async throws {
+        let huge = message(encodedSize: 34_000)
+        let tag = try VirtualType4Tag(mapping: .version3Extended, message: huge, maxReadLength: 0x1000, fileSize: 0x10000)
+        let transport = InProcessTransport(tag)
+        let reading = try await Type4Tag.readNDEF(over: transport)
+        #expect(reading.message == huge)
+        // Chunks of 4096 from offset 4: eight B0 reads end at 32 771; 1 232 bytes remain, one B1.
+        #expect(reading.roundTrips == 6 + 8 + 1)
+        let last = await transport.commands.last
+        #expect(last == hex("00 b1 0000 00 0005 54 03 008004 04d4"))     // extended: Lc 5, Le 1232 + 4 (53 82 04d0)
+    }
+
+    @Test func extendedReadBinaryWireForm() {
+        #expect(ExtendedReadBinary.command(offset: 0x8004, length: 0x10).bytes == hex("00 b1 0000 05 54 03 008004 12"))
+        for length in [0, 1, 0x7F, 0x80, 0xFF, 0x100, 0x1234] {
+            let data = [UInt8](repeating: 0xAB, count: length)
+            let wrapped = ExtendedReadBinary.response(data: data)
+            #expect(wrapped.count == length + ExtendedReadBinary.headerLength(for: length))
+            #expect(ExtendedReadBinary.data(inResponse: wrapped) == data)
+        }
+        #expect(ExtendedReadBinary.data(inResponse: hex("53 05 0102")) == nil)     // length past the end
+        #expect(ExtendedReadBinary.data(inResponse: hex("54 01 01")) == nil)
+        #expect(ExtendedReadBinary.data(inResponse: hex("53 83 000001 00")) == nil)
+        #expect(ExtendedReadBinary.offset(inCommandData: hex("54 03 012345")) == 0x012345)
+        #expect(ExtendedReadBinary.offset(inCommandData: hex("54 02 0123")) == nil)
+    }
+
     @Test func emptyNDEFFile() async throws {
         let reading = try await Type4Tag.readNDEF(over: InProcessTransport(try VirtualType4Tag(message: nil)))
         #expect(reading.content == .empty)
