@@ -30,8 +30,8 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case status(command: String, StatusWord)
     /// The NDEF file's length field (NLEN / ENLEN) is larger than the file can hold.
     case invalidNDEFLength(Int, maximum: Int)
-    /// The read needs a command the link cannot carry (for example an offset past 32 767 without
-    /// extended READ BINARY).
+    /// The read needs something the object or link cannot do (for example READ BINARY B1 with
+    /// an MLe too small for its response header).
     case unsupported(String)
 
     public var description: String {

@@ -32,6 +32,7 @@ public enum Type2Tag {
     /// Reads the message. `uid` is passed through to the result when the backend knows it.
     public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil,
                                 initialDataBytes: Int = initialDataBytes) async throws(TagReadError) -> TagReading {
+        let initialDataBytes = max(Type2Product.pageSize, initialDataBytes)    // every read must make progress
         var link = CountedLink(transport)
         let product = try await identify(&link)
         var memory = PageReader(fastRead: product?.supportsFastRead == true && transport.capabilities.passesType2Extensions,

@@ -126,6 +126,16 @@ import Testing
         #expect(reading.roundTrips == (product.userMemory <= Type2Tag.initialDataBytes ? 2 : 3))
     }
 
+    /// The first-read size trades bytes for round trips; any value still reads the message.
+    @Test(arguments: [-5, 0, 1, 4, 16, 200, 2000])
+    func anyInitialReadSize(bytes: Int) async throws {
+        let medium = message(encodedSize: 300)
+        let transport = InProcessTransport(try VirtualType2Tag(product: .ntag215, message: medium))
+        let reading = try await Type2Tag.readNDEF(over: transport, initialDataBytes: bytes)
+        #expect(reading.message == medium)
+        #expect(reading.roundTrips == (bytes >= 304 ? 2 : 3))
+    }
+
     @Test func removedMidReadGivesObjectRemovedAndNoMessage() async throws {
         let full = message(encodedSize: 868)
         for answered in 0..<3 {
