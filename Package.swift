@@ -50,6 +50,7 @@ let package = Package(
         .testTarget(name: "LibNFCTests", dependencies: ["LibNFC"]),
         .testTarget(name: "CLITests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
+        .testTarget(name: "NFCSimPN532Tests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
     ],
     swiftLanguageModes: [.v6]
 )
