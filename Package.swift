@@ -42,6 +42,11 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "ndef-bench", dependencies: ["NDEF"], path: "Benchmarks/ndef-bench"),
+        // Virtual readers with virtual objects for real reader software (a PN532 for libnfc).
+        .executableTarget(name: "nfcsim", dependencies: [
+            "NDEF", "NFCTags", "NFCSim",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         .testTarget(name: "NDEFTests", dependencies: [
             "NDEF", .product(name: "PropertyBased", package: "swift-property-based"),

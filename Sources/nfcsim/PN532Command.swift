@@ -1,0 +1,178 @@
+import ArgumentParser
+import NDEF
+import NFCSim
+import NFCTags
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `nfcsim pn532`: a PN532 on a pseudo-terminal, for libnfc's `pn532_uart` driver.
+struct PN532Command: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pn532",
+        abstract: "Emulate a PN532 reader on a pseudo-terminal with a Type 2 tag in its field.",
+        discussion: """
+            nfcsim creates a pseudo-terminal, answers on it as a PN532 chip on a serial line \
+            does, and prints the connstring libnfc needs. Any libnfc program then finds the tag, \
+            for example:
+
+              $ nfcsim pn532 --uri https://example.com/poster --link /tmp/nfcsim-pn532 &
+              LIBNFC_DEVICE=pn532_uart:/tmp/nfcsim-pn532
+              $ LIBNFC_DEVICE=pn532_uart:/tmp/nfcsim-pn532 LIBNFC_AUTO_SCAN=false nfc-list
+              $ LIBNFC_DEVICE=pn532_uart:/tmp/nfcsim-pn532 nfc-mfultralight r dump.bin
+
+            Take the tag away after 10 seconds but keep the reader, to see removal:
+
+              $ nfcsim pn532 --text "Summer concert" --for 10 --keep-reader
+
+            Content: --uri and --text make one record each (a link first, then the text); \
+            --ndef reads a file holding an encoded NDEF message instead. With none of them the \
+            tag is formatted but empty.
+
+            nfcsim runs until --for has passed (or, with --keep-reader, until interrupted) and \
+            stops cleanly on Ctrl-C or SIGTERM.
+            """
+    )
+
+    enum TagType: String, ExpressibleByArgument, CaseIterable {
+        case ntag213, ntag215, ntag216, ultralight
+
+        var product: Type2Product {
+            switch self {
+            case .ntag213: .ntag213
+            case .ntag215: .ntag215
+            case .ntag216: .ntag216
+            case .ultralight: .ultralight
+            }
+        }
+    }
+
+    @Option(help: "Put a link record with this URI on the tag.")
+    var uri: String?
+
+    @Option(help: "Put a text record (English) on the tag.")
+    var text: String?
+
+    @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the tag.", valueName: "file"))
+    var ndef: String?
+
+    @Option(help: "The tag: ntag213, ntag215, ntag216 or ultralight.")
+    var type: TagType = .ntag213
+
+    @Option(help: ArgumentHelp("The tag's 7-byte UID in hex.", valueName: "hex"))
+    var uid: String?
+
+    @Option(name: .customLong("for"), help: ArgumentHelp("Keep the tag in the field this many seconds (default: until interrupted).", valueName: "seconds"))
+    var duration: Double?
+
+    @Flag(help: "After --for has passed, keep the reader running with an empty field until interrupted.")
+    var keepReader = false
+
+    @Option(help: ArgumentHelp("Also make this path a symbolic link to the pseudo-terminal.", valueName: "path"))
+    var link: String?
+
+    @Flag(help: "Print every frame on standard error.")
+    var trace = false
+
+    func validate() throws {
+        if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
+        if ndef != nil, uri != nil || text != nil { throw ValidationError("--ndef replaces --uri and --text; give one or the other") }
+        if keepReader, duration == nil { throw ValidationError("--keep-reader only makes sense with --for") }
+    }
+
+    func run() throws {
+        let message: NDEFMessage?
+        do { message = try makeMessage() } catch let error as FailureExit {
+            printError(error.message); throw ExitCode(error.status)
+        }
+        var uidBytes = VirtualType2Tag.defaultUID
+        if let uid {
+            guard let bytes = Self.hexBytes(uid), bytes.count == 7 else {
+                printError("--uid needs 7 bytes in hex, such as 04a1b2c3d4e5f6"); throw ExitCode(64)
+            }
+            uidBytes = bytes
+        }
+        let tag: VirtualType2Tag
+        do { tag = try VirtualType2Tag(product: type.product, uid: uidBytes, message: message) } catch {
+            printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
+        }
+        let start = ContinuousClock.now
+        let departure = duration.map { start + .milliseconds(Int64($0 * 1000)) }
+        let host: PN532PTYHost
+        do {
+            host = try PN532PTYHost(emulator: PN532Emulator(target: tag.pn532Target, departure: departure), link: link)
+        } catch {
+            printError("\(error)"); throw ExitCode(71)
+        }
+        if trace { host.trace = { line in printError(line) } }
+        host.stopOnSignals()
+        writeLine("nfcsim: PN532 on \(host.slavePath)\(link.map { " (linked from \($0))" } ?? ""), \(type.product.name) UID \(Self.hex(tag.uid))")
+        writeLine("LIBNFC_DEVICE=\(host.connstring)")
+        let stop: PN532HostStop
+        do { stop = try host.run(until: keepReader ? nil : departure) } catch {
+            printError("\(error)"); host.shutdown(); throw ExitCode(71)
+        }
+        host.shutdown()
+        switch stop {
+        case .deadline: writeLine("nfcsim: the tag left the field; stopping")
+        case .signal, .stopped: writeLine("nfcsim: stopped")
+        }
+    }
+
+    struct FailureExit: Error { var status: Int32; var message: String }
+
+    private func makeMessage() throws -> NDEFMessage? {
+        if let ndef {
+            guard let file = fopen(ndef, "rb") else {
+                throw FailureExit(status: 66, message: "cannot open \(ndef): \(String(cString: strerror(errno)))")
+            }
+            defer { fclose(file) }
+            var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = fread(&chunk, 1, chunk.count, file)
+                if n == 0 { break }
+                bytes += chunk[0..<n]
+            }
+            do { return try NDEFMessage(decoding: bytes) } catch {
+                throw FailureExit(status: 65, message: "\(ndef) is not an NDEF message: \(error)")
+            }
+        }
+        var records: [NDEFRecord] = []
+        if let uri { records.append(URIRecord(uri: uri).record()) }
+        if let text {
+            do { records.append(try TextRecord(text: text).record()) } catch {
+                throw FailureExit(status: 65, message: "cannot encode the text: \(error)")
+            }
+        }
+        return records.isEmpty ? nil : NDEFMessage(records: records)
+    }
+
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.filter { $0 != ":" && $0 != " " })
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        for i in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(digits[i...i + 1]), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
+    }
+}
+
+/// Writes one whole line with one write call (so it reaches a pipe at once, unbuffered).
+func writeLine(_ line: String, to fd: Int32 = STDOUT_FILENO) {
+    let bytes = Array((line + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+    }
+}
+
+func printError(_ line: String) { writeLine("nfcsim: " + line, to: STDERR_FILENO) }
