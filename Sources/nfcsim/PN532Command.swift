@@ -25,6 +25,11 @@ struct PN532Command: ParsableCommand {
 
               $ nfcsim pn532 --text "Summer concert" --for 10 --keep-reader
 
+            Start with an empty field and bring the tag in after 3 seconds, for 5 seconds (--for \
+            counts from the arrival):
+
+              $ nfcsim pn532 --uri https://example.com --after 3 --for 5
+
             Content: --uri and --text make one record each (a link first, then the text); \
             --ndef reads a file holding an encoded NDEF message instead. With none of them the \
             tag is formatted but empty.
@@ -65,6 +70,9 @@ struct PN532Command: ParsableCommand {
     @Option(name: .customLong("for"), help: ArgumentHelp("Keep the tag in the field this many seconds (default: until interrupted).", valueName: "seconds"))
     var duration: Double?
 
+    @Option(help: ArgumentHelp("Bring the tag into the field only after this many seconds (default: at once).", valueName: "seconds"))
+    var after: Double?
+
     @Flag(help: "After --for has passed, keep the reader running with an empty field until interrupted.")
     var keepReader = false
 
@@ -76,6 +84,7 @@ struct PN532Command: ParsableCommand {
 
     func validate() throws {
         if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
+        if let after, !(after >= 0) { throw ValidationError("--after needs a number of seconds, 0 or more") }
         if ndef != nil, uri != nil || text != nil { throw ValidationError("--ndef replaces --uri and --text; give one or the other") }
         if keepReader, duration == nil { throw ValidationError("--keep-reader only makes sense with --for") }
     }
@@ -97,10 +106,11 @@ struct PN532Command: ParsableCommand {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
         let start = ContinuousClock.now
-        let departure = duration.map { start + .milliseconds(Int64($0 * 1000)) }
+        let arrival = after.map { start + .milliseconds(Int64($0 * 1000)) }
+        let departure = duration.map { (arrival ?? start) + .milliseconds(Int64($0 * 1000)) }
         let host: PN532PTYHost
         do {
-            host = try PN532PTYHost(emulator: PN532Emulator(target: tag.pn532Target, departure: departure), link: link)
+            host = try PN532PTYHost(emulator: PN532Emulator(target: tag.pn532Target, arrival: arrival, departure: departure), link: link)
         } catch {
             printError("\(error)"); throw ExitCode(71)
         }

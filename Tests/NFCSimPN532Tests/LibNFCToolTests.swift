@@ -149,13 +149,17 @@ final class ReaderOnAThread: @unchecked Sendable {
         #expect(Array(bytes[16..<(16 + tlv.count)]) == tlv, "page 4 on holds the NDEF TLV")
     }
 
-    @Test func nfcPollSeesTheTagLeave() throws {
+    @Test func nfcPollSeesTheTagArriveAndLeave() throws {
         let tag = try Self.tag()
-        let reader = try ReaderOnAThread(PN532Emulator(target: tag.pn532Target, departure: .now + .milliseconds(1500)))
+        let start = ContinuousClock.now
+        let reader = try ReaderOnAThread(PN532Emulator(target: tag.pn532Target, arrival: start + .milliseconds(700),
+                                                       departure: start + .milliseconds(1700)))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-poll", [], connstring: reader.connstring)
+        let elapsed = start.duration(to: .now)
         #expect(!result.timedOut)
         #expect(result.output.contains("UID (NFCID1): 04  a1  b2  c3  d4  e5  f6"), "\(result.output)")
         #expect(result.output.contains("Waiting for card removing...") && result.output.contains("done."), "\(result.output)")
+        #expect(elapsed >= .milliseconds(1700), "nfc-poll saw the removal only after the departure")
     }
 }

@@ -146,13 +146,33 @@ struct Chip {
     @Test func autoPollReportsTheTagOrAnswersLater() {
         var chip = Chip()
         #expect(chip.send(0x60, [0x14, 0x02, 0x20, 0x10, 0x03]) == [0x01, 0x10, 0x0C, 0x01, 0x00, 0x44, 0x00, 0x07] + Chip.uid)
+        // Nothing in the field: ACK now, "no target" once PollNr × types × Period × 150 ms have passed.
+        let start = ContinuousClock.now
         var empty = PN532Emulator(target: nil)
-        let answer = empty.handle(.frame(.command(0x60, [0x02, 0x01, 0x10, 0x20])))
+        #expect(empty.handle(.frame(.command(0x60, [0x02, 0x01, 0x10, 0x20])), now: start).immediate == PN532Frame.ack.encoded)
+        #expect(empty.nextWakeUp == start + .milliseconds(600))
+        #expect(empty.tick(now: start + .milliseconds(599)) == [])
+        #expect(empty.tick(now: start + .milliseconds(600)) == PN532Frame.response(0x61, [0x00]).encoded)
+        #expect(empty.nextWakeUp == nil)
+        // Polling for ever ends only when the host aborts it with an ACK.
+        _ = empty.handle(.frame(.command(0x60, [0xFF, 0x01, 0x10])), now: start)
+        #expect(empty.nextWakeUp == nil)
+        #expect(empty.handle(.frame(.ack)).immediate.isEmpty)
+        #expect(empty.tick(now: start + .seconds(100)) == [])
+    }
+
+    @Test func anObjectArrivingEndsARunningPoll() {
+        let start = ContinuousClock.now
+        var chip = Chip()
+        chip.emulator.arrival = start + .seconds(1)
+        chip.now = start
+        #expect(chip.send(0x4A, [0x01, 0x00]) == [0x00], "not there yet")
+        let answer = chip.emulator.handle(.frame(.command(0x60, [0xFF, 0x02, 0x10])), now: start)
         #expect(answer.immediate == PN532Frame.ack.encoded)
-        #expect(answer.deferred?.bytes == PN532Frame.response(0x61, [0x00]).encoded)
-        #expect(answer.deferred?.delay == .milliseconds(600))
-        #expect(empty.handle(.frame(.command(0x60, [0xFF, 0x01, 0x10]))).deferred.map { $0.delay == nil } == true)
-        #expect(empty.handle(.frame(.ack)).cancelsPending)
+        #expect(chip.emulator.nextWakeUp == start + .seconds(1))
+        #expect(chip.emulator.tick(now: start + .seconds(1))
+                == PN532Frame.response(0x61, [0x01, 0x10, 0x0C, 0x01, 0x00, 0x44, 0x00, 0x07] + Chip.uid).encoded)
+        #expect(chip.emulator.nextWakeUp == nil)
     }
 
     @Test func isoDEPObjectGetsItsATSAndAPDUs() throws {

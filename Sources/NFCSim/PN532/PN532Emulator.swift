@@ -37,24 +37,17 @@ public struct PN532Emulator: Sendable {
 
     /// What the chip sends back for one frame from the host.
     public struct Answer: Equatable, Sendable {
-        /// Bytes to write now (the ACK, and the response unless it is deferred).
+        /// Bytes to write now: the ACK, and the response unless the command is still running
+        /// (InAutoPoll with nothing in the field; see ``nextWakeUp`` and ``tick(now:)``).
         public var immediate: [UInt8] = []
-        /// A response the chip sends later (InAutoPoll with nothing in the field), after `delay`;
-        /// nil `delay` means never unless something changes (infinite polling).
-        public var deferred: (bytes: [UInt8], delay: Duration?)?
-        /// The host aborted the pending command (an ACK from the host).
-        public var cancelsPending = false
-
-        public static func == (a: Answer, b: Answer) -> Bool {
-            a.immediate == b.immediate && a.cancelsPending == b.cancelsPending
-                && a.deferred?.bytes == b.deferred?.bytes && a.deferred?.delay == b.deferred?.delay
-        }
     }
 
     private enum TargetState: Sendable { case idle, selected, halted }
 
     /// The object in (or near) the field.
     public private(set) var target: (any PN532Target)?
+    /// When the object enters the field; nil: it is there from the start.
+    public var arrival: ContinuousClock.Instant?
     /// When the object leaves the field; nil: it stays.
     public var departure: ContinuousClock.Instant?
     public private(set) var registers: [UInt16: UInt8] = [Register.txMode: 0x80, Register.rxMode: 0x80]
@@ -65,17 +58,52 @@ public struct PN532Emulator: Sendable {
     /// The PICC's ISO-DEP block number (starts at 1 after activation, ISO 14443-4 §7.5.3).
     private var blockNumber: UInt8 = 1
     private var lastResponse: [UInt8] = []
+    /// An InAutoPoll still running: its target types, when it gives up (nil: never), and whether
+    /// the object's arrival is still ahead of it.
+    private var runningPoll: (types: [UInt8], giveUp: ContinuousClock.Instant?, awaitsArrival: Bool)?
 
-    public init(target: (any PN532Target)?, departure: ContinuousClock.Instant? = nil) {
+    public init(target: (any PN532Target)?, arrival: ContinuousClock.Instant? = nil, departure: ContinuousClock.Instant? = nil) {
         self.target = target
+        self.arrival = arrival
         self.departure = departure
     }
 
     /// Whether the object is in the field at `now`.
     public func objectPresent(at now: ContinuousClock.Instant) -> Bool {
         guard let target, target.isPresent else { return false }
+        if let arrival, now < arrival { return false }
         if let departure, now >= departure { return false }
         return true
+    }
+
+    /// When ``tick(now:)`` may have something to send: a running InAutoPoll gives up, or the
+    /// object arrives while one runs. nil: nothing is waiting.
+    public var nextWakeUp: ContinuousClock.Instant? {
+        guard let runningPoll else { return nil }
+        var instants = [runningPoll.giveUp].compactMap { $0 }
+        if runningPoll.awaitsArrival, let arrival { instants.append(arrival) }
+        return instants.min()
+    }
+
+    /// Lets a running command make progress at `now`; the bytes to send, if any.
+    public mutating func tick(now: ContinuousClock.Instant = .now) -> [UInt8] {
+        guard let poll = runningPoll else { return [] }
+        if poll.awaitsArrival, let arrival, now >= arrival { runningPoll?.awaitsArrival = false }
+        if let found = pollOnce(poll.types, now: now) {
+            runningPoll = nil
+            return finish(0x60, found)
+        }
+        if let giveUp = poll.giveUp, now >= giveUp {
+            runningPoll = nil
+            return finish(0x60, [0x00])
+        }
+        return []
+    }
+
+    private mutating func finish(_ code: UInt8, _ payload: [UInt8]) -> [UInt8] {
+        let response = PN532Frame.response(code &+ 1, payload).encoded
+        lastResponse = response
+        return response
     }
 
     /// Answers one decoded item from the host.
@@ -85,7 +113,9 @@ public struct PN532Emulator: Sendable {
             // The chip does not acknowledge a frame it could not check; the host times out.
             return Answer()
         case .frame(.ack):
-            return Answer(cancelsPending: true)
+            // The host aborts the running command.
+            runningPoll = nil
+            return Answer()
         case .frame(.nack):
             return Answer(immediate: lastResponse)
         case .frame(.error):
@@ -96,6 +126,7 @@ public struct PN532Emulator: Sendable {
             }
             let parameters = Array(data.dropFirst())
             poweredDown = false
+            runningPoll = nil
             switch respond(code: code, parameters, now: now) {
             case .now(var payload):
                 // The chip's buffer holds 262 bytes: a longer reply is an overflow, never a crash.
@@ -106,13 +137,13 @@ public struct PN532Emulator: Sendable {
                 let response = payload.map { PN532Frame.response(code &+ 1, $0).encoded } ?? PN532Frame.error.encoded
                 lastResponse = response
                 return Answer(immediate: PN532Frame.ack.encoded + response)
-            case .later(let payload, let delay):
-                return Answer(immediate: PN532Frame.ack.encoded, deferred: (PN532Frame.response(code &+ 1, payload).encoded, delay))
+            case .running:
+                return Answer(immediate: PN532Frame.ack.encoded)
             }
         }
     }
 
-    private enum Outcome { case now([UInt8]?), later([UInt8], Duration?) }
+    private enum Outcome { case now([UInt8]?), running }
 
     // MARK: - Commands
 
@@ -236,6 +267,17 @@ public struct PN532Emulator: Sendable {
         guard p.count >= 3 else { return .now(nil) }
         let pollCount = p[0], period = p[1], types = p.dropFirst(2)
         fieldOn = true
+        if let found = pollOnce(Array(types), now: now) { return .now(found) }
+        // Nothing answered: the chip keeps polling PollNr times (FF: for ever), each round trying
+        // every type for Period × 150 ms, then reports no target; an arriving object ends it.
+        let rounds = max(Int(pollCount), 1) * max(types.count, 1) * max(Int(period), 1)
+        let awaitsArrival = target != nil && arrival.map { now < $0 } == true
+        runningPoll = (Array(types), pollCount == 0xFF ? nil : now + .milliseconds(150 * rounds), awaitsArrival)
+        return .running
+    }
+
+    /// One round of InAutoPoll: `NbTg Type Len TargetData` for the first type that answers.
+    private mutating func pollOnce(_ types: [UInt8], now: ContinuousClock.Instant) -> [UInt8]? {
         for type in types {
             let found: [UInt8]?
             switch (type, target?.identity) {
@@ -250,13 +292,9 @@ public struct PN532Emulator: Sendable {
             default:
                 found = nil
             }
-            if let found { return .now([0x01, type, UInt8(found.count)] + found) }
+            if let found { return [0x01, type, UInt8(found.count)] + found }
         }
-        // Nothing answered: the chip polls PollNr times (FF: for ever), each round trying every
-        // type for Period × 150 ms, then reports no target.
-        guard pollCount != 0xFF else { return .later([0x00], nil) }
-        let rounds = max(Int(pollCount), 1) * max(types.count, 1) * max(Int(period), 1)
-        return .later([0x00], .milliseconds(150 * rounds))
+        return nil
     }
 
     private mutating func dataExchange(tg: UInt8, _ data: [UInt8], now: ContinuousClock.Instant) -> [UInt8] {

@@ -39,7 +39,6 @@ public final class PN532PTYHost: @unchecked Sendable {
     private let slave: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private var pending: (bytes: [UInt8], due: ContinuousClock.Instant?)?
     private var closed = false
 
     /// Creates the pair. `link`, when given, is made a symbolic link to the slave; an existing
@@ -118,13 +117,12 @@ public final class PN532PTYHost: @unchecked Sendable {
         while true {
             let now = ContinuousClock.now
             if let deadline, now >= deadline { return .deadline }
-            if let due = pending?.due, now >= due, let bytes = pending?.bytes {
-                pending = nil
-                try send(bytes)
-                continue
+            if let wake = emulator.nextWakeUp, now >= wake {
+                let bytes = emulator.tick(now: now)
+                if !bytes.isEmpty { try send(bytes) }
             }
             var timeout: Int32 = -1
-            for instant in [deadline, pending?.due].compactMap({ $0 }) {
+            for instant in [deadline, emulator.nextWakeUp].compactMap({ $0 }) {
                 let ms = Self.milliseconds(until: instant, from: now)
                 timeout = timeout < 0 ? ms : min(timeout, ms)
             }
@@ -161,11 +159,7 @@ public final class PN532PTYHost: @unchecked Sendable {
                 }
             }
             let answer = emulator.handle(item)
-            if answer.cancelsPending || !answer.immediate.isEmpty { pending = nil }
             if !answer.immediate.isEmpty { try send(answer.immediate) }
-            if let deferred = answer.deferred {
-                pending = (deferred.bytes, deferred.delay.map { ContinuousClock.now + $0 })
-            }
         }
     }
 
