@@ -163,3 +163,61 @@ final class ReaderOnAThread: @unchecked Sendable {
         #expect(elapsed >= .milliseconds(1700), "nfc-poll saw the removal only after the departure")
     }
 }
+
+/// The host on its own: a client writing to the slave side as a serial port, byte by byte.
+@Suite(.serialized) struct PN532PTYHostTests {
+    /// Opens the slave as libnfc does and reads exactly `count` bytes, bounded by `timeout` ms.
+    static func read(_ fd: Int32, count: Int, timeout: Int32 = 2000) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while bytes.count < count {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, timeout) > 0 else { break }
+            let n = Glibc.read(fd, &buffer, min(buffer.count, count - bytes.count))
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return bytes
+    }
+
+    @Test func chunkedGarbledInputAndAnAbortedPoll() throws {
+        let reader = try ReaderOnAThread(PN532Emulator(target: nil))
+        defer { reader.close() }
+        let fd = open(reader.host.slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var attributes = termios()
+        tcgetattr(fd, &attributes)
+        cfmakeraw(&attributes)
+        tcsetattr(fd, TCSANOW, &attributes)
+        // Wake-up bytes, noise, then GetFirmwareVersion written one byte at a time.
+        let wire: [UInt8] = [0x55, 0x55, 0x00, 0x00, 0x13, 0x37] + PN532Frame.command(0x02).encoded
+        for byte in wire { var b = byte; _ = write(fd, &b, 1) }
+        let expected = PN532Frame.ack.encoded + PN532Frame.response(0x03, [0x32, 0x01, 0x06, 0x07]).encoded
+        #expect(Self.read(fd, count: expected.count) == expected)
+        // An endless InAutoPoll on an empty field: only the ACK comes back, then the host aborts it.
+        var poll = PN532Frame.command(0x60, [0xFF, 0x01, 0x10]).encoded
+        _ = write(fd, &poll, poll.count)
+        #expect(Self.read(fd, count: 6) == PN532Frame.ack.encoded)
+        #expect(Self.read(fd, count: 1, timeout: 300) == [], "no response while nothing is in the field")
+        var abort = PN532Frame.ack.encoded
+        _ = write(fd, &abort, abort.count)
+        var diagnose = PN532Frame.command(0x00, [0x00, 0x41, 0x42]).encoded
+        _ = write(fd, &diagnose, diagnose.count)
+        let echo = PN532Frame.ack.encoded + PN532Frame.response(0x01, [0x00, 0x41, 0x42]).encoded
+        #expect(Self.read(fd, count: echo.count) == echo, "the aborted poll never answers")
+    }
+
+    @Test func theLinkPointsAtTheSlaveAndGoesAway() throws {
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-link-\(UUID().uuidString)").path
+        let host = try PN532PTYHost(emulator: PN532Emulator(target: nil), link: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == host.slavePath)
+        #expect(host.connstring == "pn532_uart:\(link)")
+        host.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: link))
+        // A regular file is never replaced.
+        _ = FileManager.default.createFile(atPath: link, contents: Data([1]))
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        #expect(throws: PN532HostError.self) { _ = try PN532PTYHost(emulator: PN532Emulator(target: nil), link: link) }
+    }
+}
