@@ -12,10 +12,14 @@ public enum MediaType {
         var start = type.startIndex, end = type.firstIndex(of: UInt8(ascii: ";")) ?? type.endIndex
         while start < end && type[start] == UInt8(ascii: " ") { start += 1 }
         while end > start && type[end - 1] == UInt8(ascii: " ") { end -= 1 }
-        guard end - start == name.utf8CodeUnitCount else { return false }
+        return equalsIgnoringCase(type[start..<end], name)
+    }
+
+    /// Whether `bytes` spell `name` in any letter case (external types compare this way, whole).
+    static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ name: StaticString) -> Bool {
+        guard bytes.count == name.utf8CodeUnitCount else { return false }
         let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        for i in 0..<expected.count where lowercased(type[start + i]) != expected[i] { return false }
-        return true
+        return zip(bytes, expected).allSatisfy { lowercased($0) == $1 }
     }
 
     @inline(__always)

@@ -31,13 +31,24 @@ public struct NDEFEncoder: Sendable {
         self.alwaysLongRecords = alwaysLongRecords
     }
 
-    /// The canonical encoding of a message known to be valid (for example, one that was decoded).
+    /// The canonical layout of whatever the message holds, without checking the header rules:
+    /// a message from lenient decoding (a reserved TNF, an empty record with a type) is written
+    /// as it was read. Only fields too long for their length byte cannot be written (a programming
+    /// error: decoding never produces them).
     static func encode(_ message: NDEFMessage) -> [UInt8] {
-        do { return try NDEFEncoder().encode(message) } catch { preconditionFailure("\(error)") }
+        do { return try NDEFEncoder(checksHeaderRules: false).encode(message) } catch { preconditionFailure("\(error)") }
+    }
+
+    /// False only for ``encode(_:)``'s faithful re-encoding of decoded messages.
+    private var checksHeaderRules = true
+
+    private init(checksHeaderRules: Bool) {
+        self.init()
+        self.checksHeaderRules = checksHeaderRules
     }
 
     public func encode(_ message: NDEFMessage) throws(NDEFEncodingError) -> [UInt8] {
-        guard !message.records.isEmpty else { throw .noRecords }
+        guard !message.records.isEmpty || !checksHeaderRules else { throw .noRecords }
         var out: [UInt8] = []
         out.reserveCapacity(message.records.reduce(0) { $0 + $1.type.count + $1.id.count + $1.payload.count + 6 })
         let lastIndex = message.records.count - 1
@@ -48,7 +59,7 @@ public struct NDEFEncoder: Sendable {
                 throw .fieldTooLong(index: index, field: .payload, length: record.payload.count, limit: Int(UInt32.max))
             }
             let chunks = chunkRanges(record.payload.count, tnf: record.tnf)
-            if let violation = RecordShape.violation(tnf: record.tnf, typeLength: record.type.count,
+            if checksHeaderRules, let violation = RecordShape.violation(tnf: record.tnf, typeLength: record.type.count,
                                                      idLength: record.id.count, payloadLength: record.payload.count,
                                                      chunked: chunks.count > 1, offset: 0) {
                 throw .invalidRecord(index: index, violation)

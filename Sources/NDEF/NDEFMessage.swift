@@ -18,7 +18,8 @@ public struct NDEFMessage: Hashable, Sendable {
     }
 
     /// The canonical encoding: short records where the payload fits, MB on the first record,
-    /// ME on the last, no chunking.
+    /// ME on the last, no chunking. Records are written as they are, even ones only lenient
+    /// decoding accepts; ``NDEFEncoder/encode(_:)`` checks the header rules instead.
     public func encoded() -> [UInt8] {
         NDEFEncoder.encode(self)
     }

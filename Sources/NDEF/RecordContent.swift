@@ -83,7 +83,7 @@ extension NDEFRecord {
         case .absoluteURI:
             return .absoluteURI(typeString)
         case .external:
-            if MediaType.essence(of: type, is: "android.com:pkg") {
+            if MediaType.equalsIgnoringCase(type[...], "android.com:pkg") {
                 guard let package = TextCoding.utf8(payload) else {
                     throw .invalidPayload(type: "android.com:pkg", problem: .invalidText(field: "package name", encoding: "UTF-8"), offset: 0)
                 }
@@ -99,9 +99,7 @@ extension NDEFRecord {
         // Well-known types are case-sensitive and at most 3 bytes here: compare them packed in an
         // integer rather than building a String for every record.
         guard type.count <= 3 else { return nil }
-        var key: UInt32 = 0
-        for byte in type { key = key << 8 | UInt32(byte) }
-        switch key {
+        switch WellKnownType.key(type) {
         case WellKnownType.text: return .text(try TextRecord(payload: payload))
         case WellKnownType.uri: return .uri(try URIRecord(payload: payload))
         case WellKnownType.smartPoster: return .smartPoster(try SmartPoster(payload: payload, depth: depth))
@@ -124,19 +122,25 @@ extension NDEFRecord {
     }
 }
 
-/// Well-known type names packed big-endian into an integer, for allocation-free dispatch.
+/// Well-known type names packed into an integer for allocation-free dispatch: the length in the
+/// top byte (so `00 54` is not `T`), the bytes big-endian below it.
 enum WellKnownType {
-    static let text: UInt32 = 0x54                  // "T"
-    static let uri: UInt32 = 0x55                   // "U"
-    static let smartPoster: UInt32 = 0x5370         // "Sp"
-    static let handoverCarrier: UInt32 = 0x4863     // "Hc"
-    static let handoverSelect: UInt32 = 0x4873      // "Hs"
-    static let handoverRequest: UInt32 = 0x4872     // "Hr"
-    static let handoverMediation: UInt32 = 0x486D   // "Hm"
-    static let handoverInitiate: UInt32 = 0x4869    // "Hi"
-    static let deviceInformation: UInt32 = 0x4469   // "Di"
-    static let alternativeCarrier: UInt32 = 0x6163  // "ac"
-    static let collisionResolution: UInt32 = 0x6372 // "cr"
-    static let signature: UInt32 = 0x536967         // "Sig"
-    static let handoverError: UInt32 = 0x657272     // "err"
+    /// The key of a type of at most 3 bytes (callers check the length).
+    static func key(_ type: some Collection<UInt8>) -> UInt32 {
+        UInt32(type.count) << 24 | type.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    static let text = key("T".utf8)
+    static let uri = key("U".utf8)
+    static let smartPoster = key("Sp".utf8)
+    static let handoverCarrier = key("Hc".utf8)
+    static let handoverSelect = key("Hs".utf8)
+    static let handoverRequest = key("Hr".utf8)
+    static let handoverMediation = key("Hm".utf8)
+    static let handoverInitiate = key("Hi".utf8)
+    static let deviceInformation = key("Di".utf8)
+    static let alternativeCarrier = key("ac".utf8)
+    static let collisionResolution = key("cr".utf8)
+    static let signature = key("Sig".utf8)
+    static let handoverError = key("err".utf8)
 }

@@ -292,3 +292,33 @@ import Testing
         #expect(error { _ = try NDEFRecord(tnf: .external, type: "android.com:pkg", payload: [0xFF]).content() } != nil)
     }
 }
+
+/// Inputs the fuzzers found, kept as regression tests.
+@Suite struct FuzzerFindingsTests {
+    @Test func wellKnownTypesWithLeadingZeroBytesAreNotOtherTypes() throws {
+        // Type 00 54 is not "T", 00 55 not "U", 00 48 6d not "Hm".
+        for type in [[0x00, 0x54], [0x00, 0x00, 0x54], [0x00, 0x55], [0x00, 0x48, 0x6D]] as [[UInt8]] {
+            #expect(try NDEFRecord(tnf: .wellKnown, type: type, payload: hex("02656e")).content() == nil)
+        }
+        let message = try NDEFMessage(decoding: hex("d10203005402656e"))
+        #expect(try message.records[0].content() == nil)
+    }
+
+    @Test func lenientResultsReEncodeAsRead() throws {
+        let result = try parse("d0010041", mode: .lenient)
+        #expect(result.issues == [.nonEmptyEmptyRecord(offset: 0)])
+        #expect(result.message.encoded() == hex("d0010041"))
+        #expect(encodingError { _ = try NDEFEncoder().encode(result.message) } == .invalidRecord(index: 0, .nonEmptyEmptyRecord(offset: 0)))
+    }
+
+    @Test func androidApplicationRecordTypeMatchesWhole() throws {
+        #expect(try NDEFRecord(tnf: .external, type: "Android.COM:pkg", payload: Array("a.b".utf8)).content() == .androidApplication(package: "a.b"))
+        #expect(try NDEFRecord(tnf: .external, type: "android.com:pkg; x", payload: []).content() == .external(domainType: "android.com:pkg; x"))
+        #expect(try NDEFRecord(tnf: .external, type: " android.com:pkg", payload: []).content() == .external(domainType: " android.com:pkg"))
+    }
+
+    @Test func extendedFileControlNeedsMapping3() {
+        #expect(ccError { _ = try Type4CapabilityContainer(hex("0011 20 00ff 00ff 06 08 e104 00010000 00 ff")) }
+            == .invalidField("extended NDEF file control TLV before mapping 3.0, tag", value: 6, offset: 7))
+    }
+}

@@ -2,7 +2,7 @@
 /// a recommended action, size and type of the resource, and icons, carried as a nested message.
 ///
 /// The nested message is the source of truth; the properties are views of it, so a decoded
-/// poster re-encodes to the same bytes.
+/// poster re-encodes to its canonical form (the same bytes when the nested message was canonical).
 public struct SmartPoster: Hashable, Sendable {
     public enum Action: UInt8, Hashable, Sendable {
         case `do` = 0

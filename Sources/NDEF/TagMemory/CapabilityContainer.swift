@@ -101,6 +101,8 @@ public struct Type4CapabilityContainer: Hashable, Sendable {
             case (0x04, 6):
                 found = (UInt16(cc[value]) << 8 | UInt16(cc[value + 1]), Int(cc[value + 2]) << 8 | Int(cc[value + 3]),
                          cc[value + 4], cc[value + 5], false)
+            case (0x06, _) where majorVersion < 3:
+                throw .invalidField("extended NDEF file control TLV before mapping 3.0, tag", value: 6, offset: index)
             case (0x06, 8):
                 let size = (value + 2..<value + 6).reduce(0) { $0 << 8 | Int(cc[$1]) }
                 found = (UInt16(cc[value]) << 8 | UInt16(cc[value + 1]), size, cc[value + 6], cc[value + 7], true)
