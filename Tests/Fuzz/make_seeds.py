@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
+
+    python3 Tests/Fuzz/make_seeds.py            # rewrites Tests/Fuzz/corpus/{message,tlv,cc}/
+
+Deterministic: no randomness, so the same files come out every time. Valid messages are built
+with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
+encodings ndeflib never writes (chunked records, long headers for short payloads, IL=1 with an
+empty ID), tag memory images and capability containers are written by hand. A few seeds are
+deliberately invalid so that the error and lenient paths start with coverage too.
+"""
+
+import os
+import shutil
+import struct
+import sys
+
+import ndef
+from ndef import handover as nd_ho
+from ndef import smartposter as nd_sp
+from ndef import wifi as nd_wifi
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, 'corpus')
+
+
+def encode(*records):
+    return b''.join(ndef.message_encoder(list(records)))
+
+
+def record(mb, me, cf, tnf, rtype=b'', rid=b'', payload=b'', sr=None, il=None):
+    """One raw record header and fields (NFC Forum NDEF 1.0 §3.2)."""
+    if sr is None:
+        sr = len(payload) < 256
+    if il is None:
+        il = len(rid) > 0
+    octet0 = (mb << 7) | (me << 6) | (cf << 5) | (sr << 4) | (il << 3) | tnf
+    out = bytes([octet0, len(rtype)])
+    out += bytes([len(payload)]) if sr else struct.pack('>I', len(payload))
+    if il:
+        out += bytes([len(rid)])
+    return out + rtype + rid + payload
+
+
+def chunked(tnf, rtype, payload, sizes, rid=b'', long_headers=False, mb=1, me=1):
+    """A record split into chunks of the given sizes (the last takes the rest)."""
+    parts, at = [], 0
+    for size in sizes:
+        parts.append(payload[at:at + size])
+        at += size
+    parts.append(payload[at:])
+    out = b''
+    for i, part in enumerate(parts):
+        first, last = i == 0, i == len(parts) - 1
+        out += record(mb if first else 0, me if last else 0, 0 if last else 1,
+                      tnf if first else 6, rtype if first else b'', rid if first else b'', part,
+                      sr=False if long_headers else None)
+    return out
+
+
+def text_payload(text, lang=b'en', utf16=False, bom=b'\xfe\xff', big_endian=True):
+    body = text.encode('utf-16-be' if big_endian else 'utf-16-le') if utf16 else text.encode('utf-8')
+    if utf16:
+        body = bom + body
+    return bytes([(0x80 if utf16 else 0) | len(lang)]) + lang + body
+
+
+# ---------------------------------------------------------------------------
+# message: NDEF message bytes
+
+def message_seeds():
+    s = {}
+    # Text (RTD-Text): UTF-8, UTF-16 with either byte order mark and without one.
+    s['text-utf8'] = encode(ndef.TextRecord('Hello, world', 'en', 'UTF-8'))
+    s['text-utf8-nonascii'] = encode(ndef.TextRecord('Grüße 😀 Ωμέγα', 'de-CH', 'UTF-8'))
+    s['text-utf16-be-bom'] = record(1, 1, 0, 1, b'T', payload=text_payload('Bonjour', b'fr', utf16=True))
+    s['text-utf16-le-bom'] = encode(ndef.TextRecord('Hallo 𝄞', 'de', 'UTF-16'))
+    s['text-utf16-no-bom'] = record(1, 1, 0, 1, b'T', payload=text_payload('Hi', b'en', utf16=True, bom=b''))
+    s['text-empty'] = record(1, 1, 0, 1, b'T', payload=b'\x02en')
+    # URI (RTD-URI): abbreviated prefixes, none, and one long enough for a 4-byte length.
+    s['uri-https-www'] = encode(ndef.UriRecord('https://www.nfc-forum.org/specs'))
+    s['uri-tel'] = encode(ndef.UriRecord('tel:+1-555-0100'))
+    s['uri-no-prefix'] = encode(ndef.UriRecord('geo:47.37,8.54'))
+    s['uri-urn-nfc'] = record(1, 1, 0, 1, b'U', payload=b'\x23ext:example.com:thing')
+    s['uri-long'] = encode(ndef.UriRecord('https://example.com/' + 'a' * 300))
+    # Smart poster: URI, titles in two languages, action, size, type, icon.
+    sp = ndef.SmartposterRecord('https://example.com/poster', {'en': 'Poster', 'de': 'Plakat'},
+                                'exec', None, 4096, 'text/html')
+    sp.add_icon('image/png', b'\x89PNG\r\n\x1a\n' + bytes(16))
+    s['smartposter-full'] = encode(sp)
+    s['smartposter-minimal'] = encode(ndef.SmartposterRecord('http://example.org'))
+    # A smart poster nested four levels deep in itself: reaches NestedMessage.depthLimit.
+    inner = encode(ndef.UriRecord('https://deep.example'))
+    for _ in range(5):
+        inner = record(1, 0, 0, 1, b'U', payload=b'\x04deep.example') + record(0, 1, 0, 1, b'Sp', payload=inner)
+    s['smartposter-nested-deep'] = record(1, 1, 0, 1, b'Sp', payload=inner)
+    # Connection handover: select with carriers, error; request with collision resolution;
+    # mediation and initiate; a handover carrier record.
+    wifi = ndef.WifiSimpleConfigRecord()
+    wifi.set_attribute('version-1', 0x10)
+    cred = nd_wifi.Credential()
+    cred.set_attribute('network-index', 1)
+    cred.set_attribute('ssid', b'HomeNet')
+    cred.set_attribute('authentication-type', 0x0020)
+    cred.set_attribute('encryption-type', 0x0008)
+    cred.set_attribute('network-key', b'correct horse battery')
+    cred.set_attribute('mac-address', b'\xff' * 6)
+    wifi.add_attribute('credential', cred)
+    wifi.set_attribute('wfa-vendor-extension', nd_wifi.WifiAllianceVendorExtension(('version-2', b'\x20')))
+    wifi.name = 'wifi'
+    bt = ndef.BluetoothEasyPairingRecord('01:02:03:04:05:06')
+    bt.device_name = 'Speaker'
+    bt.device_class = 0x240404
+    bt.name = 'bt'
+    le = ndef.BluetoothLowEnergyRecord()
+    le.device_address = ('C0:FF:EE:00:11:22', 'random')
+    le.role_capabilities = 'Peripheral'
+    le.device_name = 'Tag LE'
+    le.appearance = 0x00C1
+    le.name = 'le'
+    hs = ndef.HandoverSelectRecord('1.3')
+    hs.add_alternative_carrier('active', 'wifi')
+    hs.add_alternative_carrier('activating', 'bt', 'aux0')
+    aux = ndef.TextRecord('aux data')
+    aux.name = 'aux0'
+    s['handover-select'] = encode(hs, wifi, bt, aux)
+    s['handover-select-error'] = encode(ndef.HandoverSelectRecord('1.2', (2, 0x01020304)))
+    hr = ndef.HandoverRequestRecord('1.3', 0xBEEF)
+    hr.add_alternative_carrier('active', 'le')
+    s['handover-request'] = encode(hr, le)
+    hm = ndef.HandoverMediationRecord('1.3')
+    hm.add_alternative_carrier('unknown', 'wifi')
+    s['handover-mediation'] = encode(hm, wifi)
+    s['handover-initiate'] = encode(ndef.HandoverInitiateRecord('1.3'))
+    s['handover-version-only'] = record(1, 1, 0, 1, b'Hs', payload=b'\x12')
+    hc = ndef.HandoverCarrierRecord('application/vnd.bluetooth.ep.oob', b'\x01\x02')
+    hc.name = 'hc'
+    s['handover-carrier'] = encode(hc)
+    # Signature RTD 2.0: a marker, embedded signature with a certificate chain, URIs.
+    s['signature-marker'] = encode(ndef.TextRecord('signed'), ndef.SignatureRecord(None))
+    s['signature-bytes-certs'] = encode(
+        ndef.UriRecord('https://example.com'),
+        ndef.SignatureRecord('ECDSA-P256', 'SHA-256', bytes(range(64)), '', 'X.509',
+                             [bytes(range(40)), bytes(range(40, 70))], None))
+    s['signature-uris'] = encode(
+        ndef.SignatureRecord('RSASSA-PSS-2048', 'SHA-256', b'', 'https://example.com/sig', 'M2M',
+                             [], 'https://example.com/certs'))
+    # Device information: every defined element and an undefined one.
+    s['device-information'] = encode(ndef.DeviceInformationRecord(
+        'ACME', 'Widget 3000', 'kitchen', '123e4567-e89b-12d3-a456-426655440000', '1.0.2', (0x42, b'\x01\x02')))
+    # Media: Wi-Fi, Bluetooth (BR/EDR and LE), vCard, an icon, parameters and upper case.
+    s['wifi'] = encode(wifi)
+    s['bluetooth-ep'] = encode(bt)
+    s['bluetooth-le'] = encode(le)
+    s['vcard'] = encode(ndef.Record('text/vcard', None, b'BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ann Example\r\nEND:VCARD\r\n'))
+    s['vcard-params-case'] = record(1, 1, 0, 2, b'Text/X-VCard; charset=utf-8', payload=b'BEGIN:VCARD\r\nEND:VCARD\r\n')
+    s['media-png'] = encode(ndef.Record('image/png', None, b'\x89PNG\r\n\x1a\n'))
+    # Absolute URI, external types (Android application record, other), empty, unknown.
+    s['absolute-uri'] = encode(ndef.Record('https://example.com/type', None, b'data'))
+    s['android-app'] = encode(ndef.Record('urn:nfc:ext:android.com:pkg', None, b'com.example.app'))
+    s['external'] = encode(ndef.Record('urn:nfc:ext:example.com:Thing', None, b'\x00\x01'))
+    s['empty-record'] = encode(ndef.Record())
+    s['unknown-tnf'] = encode(ndef.Record('unknown', None, b'\xde\xad\xbe\xef'))
+    s['unknown-well-known-type'] = record(1, 1, 0, 1, b'xyz', payload=b'?')
+    # Several records, IDs, and encodings ndeflib never writes.
+    s['multi-record'] = encode(ndef.UriRecord('https://example.com'), ndef.TextRecord('one'),
+                               ndef.TextRecord('deux', 'fr'), ndef.Record('unknown', 'id', b'x'))
+    s['record-with-id'] = record(1, 1, 0, 1, b'T', b'urn:id:1', text_payload('id'))
+    s['il-flag-empty-id'] = record(1, 1, 0, 1, b'U', b'', b'\x03example.com', il=True)
+    s['long-header-short-payload'] = record(1, 1, 0, 1, b'T', payload=text_payload('long form'), sr=False)
+    s['chunked-text'] = chunked(1, b'T', text_payload('chunked text record, three chunks'), [5, 10])
+    s['chunked-long-headers'] = chunked(2, b'text/plain', b'0123456789' * 5, [20, 20], rid=b'c', long_headers=True)
+    s['chunked-then-record'] = chunked(5, b'', bytes(range(30)), [7], me=0) + record(0, 1, 0, 1, b'T', payload=b'\x02enX')
+    # Invalid on purpose (lenient recovers some of it).
+    s['bad-trailing-data'] = encode(ndef.TextRecord('x')) + b'\x00\x00'
+    s['bad-missing-me'] = record(1, 0, 0, 1, b'T', payload=b'\x02enA') + record(0, 0, 0, 1, b'T', payload=b'\x02enB')
+    s['bad-unterminated-chunk'] = record(1, 0, 1, 1, b'T', payload=b'\x02en') + record(0, 1, 1, 6, payload=b'ab')
+    s['bad-reserved-tnf'] = record(1, 0, 0, 1, b'T', payload=b'\x02enA') + record(0, 1, 0, 7, b'?', payload=b'r')
+    s['bad-truncated'] = encode(ndef.TextRecord('truncated record'))[:-4]
+    s['bad-text-payload'] = record(1, 1, 0, 1, b'T', payload=b'\x45en\xff')
+    return s
+
+
+# ---------------------------------------------------------------------------
+# tlv: tag memory (the data area of a Type 1, 2 or 5 tag)
+
+def tlv(tag, value=b'', three_byte=False):
+    if three_byte or len(value) >= 0xFF:
+        return bytes([tag, 0xFF]) + struct.pack('>H', len(value)) + value
+    return bytes([tag, len(value)]) + value
+
+
+NULL, LOCK, MEMORY, NDEF, PROPRIETARY, TERMINATOR = 0x00, 0x01, 0x02, 0x03, 0xFD, 0xFE
+
+
+def tlv_seeds():
+    msg = encode(ndef.UriRecord('https://example.com'))
+    poster = message_seeds()['smartposter-full']
+    big = encode(ndef.TextRecord('x' * 400))
+    s = {}
+    s['ntag213-uri'] = tlv(NDEF, msg) + bytes([TERMINATOR]) + bytes(16)
+    s['blank-formatted'] = tlv(NDEF) + bytes([TERMINATOR]) + bytes(12)
+    s['null-padding'] = bytes(3) + tlv(NDEF, msg) + bytes([TERMINATOR])
+    # NTAG216-like dynamic memory: Lock Control then Memory Control, then the message.
+    s['lock-memory-control'] = (tlv(LOCK, b'\xa0\x10\x44') + tlv(MEMORY, b'\x4c\x04\x34') +
+                                tlv(NDEF, poster) + bytes([TERMINATOR]))
+    s['lock-control-only'] = tlv(LOCK, b'\xf8\x48\x23') + tlv(NDEF, msg) + bytes([TERMINATOR])
+    s['memory-control-size0'] = tlv(MEMORY, b'\x10\x00\x02') + tlv(NDEF, msg) + bytes([TERMINATOR])
+    s['three-byte-length'] = tlv(NDEF, big) + bytes([TERMINATOR])
+    s['three-byte-length-minimum'] = tlv(NDEF, encode(ndef.Record('unknown', None, bytes(252)))) + bytes([TERMINATOR])
+    s['proprietary-then-ndef'] = tlv(PROPRIETARY, b'vendor') + tlv(NDEF, msg) + bytes([TERMINATOR])
+    s['two-ndef-tlvs'] = tlv(NDEF, msg) + tlv(NDEF, encode(ndef.TextRecord('second'))) + bytes([TERMINATOR])
+    s['no-terminator'] = tlv(NDEF, encode(ndef.TextRecord('no terminator')))
+    s['terminator-first'] = bytes([TERMINATOR]) + tlv(NDEF, msg)
+    s['only-null'] = bytes(8)
+    s['type5-handover'] = tlv(NDEF, message_seeds()['handover-select']) + bytes([TERMINATOR]) + bytes(3)
+    s['chunked-message'] = tlv(NDEF, message_seeds()['chunked-text']) + bytes([TERMINATOR])
+    s['lenient-message'] = tlv(NDEF, message_seeds()['bad-missing-me']) + bytes([TERMINATOR])
+    # Errors: a reader would read further, or the memory is not TLV-formatted.
+    s['truncated-value'] = tlv(NDEF, msg)[:-5]
+    s['truncated-three-byte-length'] = bytes([NDEF, 0xFF, 0x01])
+    s['bad-three-byte-length-small'] = bytes([NDEF, 0xFF, 0x00, 0x10]) + bytes(16)
+    s['bad-three-byte-length-ffff'] = bytes([NDEF, 0xFF, 0xFF, 0xFF])
+    s['bad-control-length'] = tlv(LOCK, b'\xa0\x10') + tlv(NDEF, msg) + bytes([TERMINATOR])
+    s['bad-reserved-tag'] = bytes([0x04, 0x01, 0x00]) + tlv(NDEF, msg)
+    return s
+
+
+# ---------------------------------------------------------------------------
+# cc: capability containers (Type 2: 4 bytes; Type 4: the CC file; Type 5: 4 or 8 bytes)
+
+def type4_cc(version=0x20, mle=0x003B, mlc=0x0034, file_id=0xE104, size=0x0800, read=0x00, write=0x00,
+             extended=False, extra=b''):
+    if extended:
+        control = bytes([0x06, 0x08]) + struct.pack('>HI', file_id, size) + bytes([read, write])
+    else:
+        control = bytes([0x04, 0x06]) + struct.pack('>HH', file_id, size) + bytes([read, write])
+    body = bytes([version]) + struct.pack('>HH', mle, mlc) + extra + control
+    return struct.pack('>H', 2 + len(body)) + body
+
+
+def cc_seeds():
+    s = {}
+    s['t2-ntag213'] = b'\xe1\x10\x12\x00'
+    s['t2-ntag216'] = b'\xe1\x10\x6d\x00'
+    s['t2-ultralight-readonly'] = b'\xe1\x10\x06\x0f'
+    s['t2-proprietary-access'] = b'\xe1\x11\x3e\x80'
+    s['t2-not-ndef'] = b'\x00\x00\x00\x00'
+    s['t2-version-2'] = b'\xe1\x20\x12\x00'
+    s['t4-v2-15-bytes'] = type4_cc()
+    s['t4-v1-mapping'] = type4_cc(version=0x10, mle=0x00F6, mlc=0x00F6)
+    s['t4-v2-readonly'] = type4_cc(write=0xFF, mle=0x00FF, mlc=0x00FF)
+    s['t4-v2-proprietary-access'] = type4_cc(read=0x80, write=0x81)
+    s['t4-v3-17-bytes-extended'] = type4_cc(version=0x30, mle=0xFFFF, mlc=0xFFFF, size=0x00010000, extended=True)
+    s['t4-v3-trailing-bytes'] = type4_cc(version=0x30) + b'\x00\x00\x00'
+    s['t4-other-tlv-first'] = type4_cc(extra=bytes([0x05, 0x02, 0xAA, 0xBB]))
+    s['t4-reserved-file-id'] = type4_cc(file_id=0xE103)
+    s['t4-bad-mle'] = type4_cc(mle=0x000E)
+    s['t4-no-file-control'] = bytes([0x00, 0x0F, 0x20, 0x00, 0x3B, 0x00, 0x34, 0x05, 0x06]) + bytes(6)
+    s['t4-cclen-too-big'] = b'\x00\x20' + type4_cc()[2:]
+    s['t5-4-bytes'] = b'\xe1\x40\x40\x01'
+    s['t5-4-bytes-locks-special'] = b'\xe1\x43\x10\x19'
+    s['t5-8-bytes'] = b'\xe2\x40\x00\x01\x00\x00\x03\xff'
+    s['t5-8-bytes-e1'] = b'\xe1\x40\x00\x09\x00\x00\x01\x00'
+    s['t5-mlen-zero-short'] = b'\xe1\x40\x00\x01'
+    s['t5-version-2'] = b'\xe1\x80\x40\x00'
+    return s
+
+
+def main():
+    targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds()}
+    for target, seeds in targets.items():
+        directory = os.path.join(CORPUS, target)
+        shutil.rmtree(directory, ignore_errors=True)
+        os.makedirs(directory)
+        for name, data in sorted(seeds.items()):
+            assert 0 < len(data) <= 4096, (target, name, len(data))
+            with open(os.path.join(directory, name), 'wb') as f:
+                f.write(data)
+        print('%s: %d seeds' % (target, len(seeds)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,71 @@
+// Fuzz target `tlv`: tag memory (the data area of a Type 1, 2 or 5 tag). Walks the TLVs, decodes
+// every Lock/Memory Control value, and decodes the NDEF message of the first NDEF Message TLV.
+import NDEF
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let memory = fuzzInput(data, size)
+    let blocks: [TLVBlock]
+    do {
+        blocks = try TLVWalker.blocks(in: memory)
+    } catch {
+        if case .truncated(let offset, let needed) = error, needed <= memory.count || offset >= memory.count {
+            violated("\(error): a truncated TLV must need more than the \(memory.count) bytes scanned", memory)
+        }
+        _ = error.description
+        do {
+            _ = try TLVWalker.firstNDEFMessage(in: memory)
+            violated("blocks(in:) throws \(error) but firstNDEFMessage(in:) does not", memory)
+        } catch let again {
+            if again != error { violated("blocks(in:) throws \(error), firstNDEFMessage(in:) \(again)", memory) }
+        }
+        return 0
+    }
+
+    var end = 0
+    for (index, block) in blocks.enumerated() {
+        if block.offset != end { violated("TLV \(index) at \(block.offset), previous ended at \(end)", memory) }
+        if block.valueRange.lowerBound <= block.offset || block.valueRange.upperBound > memory.count {
+            violated("TLV \(index) value range \(block.valueRange) outside the memory", memory)
+        }
+        end = block.valueRange.upperBound
+        if TLVBlock.Tag(rawValue: memory[block.offset]) != block.tag || block.tag.rawValue != memory[block.offset] {
+            violated("TLV \(index) tag does not match its byte", memory)
+        }
+        if case .terminator = block.tag, index != blocks.count - 1 { violated("TLVs after the terminator", memory) }
+        // The walker reads only the shortest length form, so re-encoding gives back the same bytes.
+        let value = Array(memory[block.valueRange])
+        guard let encoded = TLVWalker.encode(block.tag, value: value) else { violated("TLV \(index) cannot be re-encoded", memory) }
+        if encoded[...] != memory[block.offset..<block.valueRange.upperBound] { violated("TLV \(index) re-encodes differently", memory) }
+
+        switch block.tag {
+        case .lockControl, .memoryControl:
+            let control: MemoryControl
+            do { control = try MemoryControl(value: memory[block.valueRange]) } catch {
+                violated("control TLV \(index) value rejected: \(error)", memory)
+            }
+            // The generic initialiser must read a slice (non-zero start index) like an array.
+            if (try? MemoryControl(value: value)) != control { violated("MemoryControl differs for array and slice", memory) }
+            if !(1...256).contains(control.size) || control.bytesPerPage < 1 || control.bytesPerPage > 1 << 15
+                || control.byteAddress < 0 || control.bytesLockedPerLockBit < 1 {
+                violated("control TLV \(index) decodes to \(control)", memory)
+            }
+        case .null, .terminator:
+            if !block.valueRange.isEmpty { violated("NULL/terminator TLV with a value", memory) }
+        default:
+            break
+        }
+    }
+    if blocks.last?.tag != .terminator && end != memory.count { violated("walk stopped before the end without a terminator", memory) }
+
+    let message: [UInt8]?
+    do { message = try TLVWalker.firstNDEFMessage(in: memory) } catch {
+        violated("blocks(in:) succeeds but firstNDEFMessage(in:) throws \(error)", memory)
+    }
+    let first = blocks.first { $0.tag == .ndefMessage }
+    if message != first.map({ Array(memory[$0.valueRange]) }) { violated("firstNDEFMessage is not the first NDEF TLV's value", memory) }
+    if let message { checkMessage(message) }
+    // Control values that are not 3 bytes long never decode.
+    if memory.count != 3, (try? MemoryControl(value: memory)) != nil { violated("MemoryControl accepts \(memory.count) bytes", memory) }
+    return 0
+}
