@@ -3,12 +3,16 @@ public enum MediaType {
     /// The type in lowercase, as RFC 2045 compares them case-insensitively; parameters are kept.
     /// Non-ASCII bytes (invalid in a media type) become U+FFFD.
     public static func normalized(_ type: [UInt8]) -> String {
+        normalized(type[...])
+    }
+
+    static func normalized(_ type: ArraySlice<UInt8>) -> String {
         String(decoding: type.map(lowercased), as: UTF8.self)
     }
 
     /// Whether the type, without parameters and surrounding spaces, is `name` (compared
     /// case-insensitively, byte by byte: dispatch on a record's type allocates nothing).
-    static func essence(of type: [UInt8], is name: StaticString) -> Bool {
+    static func essence(of type: ArraySlice<UInt8>, is name: StaticString) -> Bool {
         var start = type.startIndex, end = type.firstIndex(of: UInt8(ascii: ";")) ?? type.endIndex
         while start < end && type[start] == UInt8(ascii: " ") { start += 1 }
         while end > start && type[end - 1] == UInt8(ascii: " ") { end -= 1 }

@@ -32,7 +32,9 @@ public struct BluetoothOOB: Hashable, Sendable {
     }
 
     public let transport: Transport
-    public let payload: [UInt8]
+    public var payload: [UInt8] { Array(payloadBytes) }
+    /// A view into the decoded input, so decoding a record does not copy it; equality compares contents.
+    private let payloadBytes: ArraySlice<UInt8>
     /// The device address, most significant byte first (as people read it).
     public let address: [UInt8]?
     public let structures: [DataStructure]
@@ -41,6 +43,10 @@ public struct BluetoothOOB: Hashable, Sendable {
     static let lowEnergyType = "application/vnd.bluetooth.le.oob"
 
     public init(transport: Transport, payload: [UInt8]) throws(NDEFError) {
+        try self.init(transport: transport, payloadBytes: payload[...])
+    }
+
+    init(transport: Transport, payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: transport == .classic ? Self.classicType : Self.lowEnergyType, bytes: payload)
         var address: [UInt8]?
         if transport == .classic {
@@ -63,7 +69,7 @@ public struct BluetoothOOB: Hashable, Sendable {
             address = le.data.prefix(6).reversed()
         }
         self.transport = transport
-        self.payload = payload
+        self.payloadBytes = payload
         self.address = address
         self.structures = structures
     }
