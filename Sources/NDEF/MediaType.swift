@@ -10,15 +10,21 @@ public enum MediaType {
         String(decoding: type.map(lowercased), as: UTF8.self)
     }
 
-    /// Whether the type, without parameters and surrounding spaces, is `name` (compared
-    /// case-insensitively, byte by byte: dispatch on a record's type allocates nothing).
-    static func essence(of type: ArraySlice<UInt8>, is name: StaticString) -> Bool {
+    /// The type without parameters and surrounding spaces: the part that names the format.
+    /// Found once per record, then compared against each known name.
+    static func essence(of type: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         var start = type.startIndex, end = type.firstIndex(of: UInt8(ascii: ";")) ?? type.endIndex
         while start < end && type[start] == UInt8(ascii: " ") { start += 1 }
         while end > start && type[end - 1] == UInt8(ascii: " ") { end -= 1 }
-        guard end - start == name.utf8CodeUnitCount else { return false }
+        return type[start..<end]
+    }
+
+    /// Whether an ``essence(of:)`` is `name` (compared case-insensitively, byte by byte:
+    /// dispatch on a record's type allocates nothing).
+    static func essence(_ essence: ArraySlice<UInt8>, is name: StaticString) -> Bool {
+        guard essence.count == name.utf8CodeUnitCount else { return false }
         let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        for i in 0..<expected.count where lowercased(type[start + i]) != expected[i] { return false }
+        for i in 0..<expected.count where lowercased(essence[essence.startIndex + i]) != expected[i] { return false }
         return true
     }
 

@@ -66,24 +66,25 @@ extension NDEFRecord {
         case .wellKnown:
             return try wellKnownContent(in: context, depth: depth)
         case .media:
-            if MediaType.essence(of: typeBytes, is: "text/vcard") || MediaType.essence(of: typeBytes, is: "text/x-vcard") {
+            let essence = MediaType.essence(of: typeBytes)
+            if MediaType.essence(essence, is: "text/vcard") || MediaType.essence(essence, is: "text/x-vcard") {
                 guard let text = TextCoding.utf8(payloadBytes) else {
                     throw .invalidPayload(type: MediaType.normalized(typeBytes), problem: .invalidText(field: "vCard", encoding: "UTF-8"), offset: 0)
                 }
                 return .vcard(text)
             }
-            if MediaType.essence(of: typeBytes, is: "application/vnd.wfa.wsc") { return .wifi(try WiFiSimpleConfig(payloadBytes: payloadBytes)) }
-            if MediaType.essence(of: typeBytes, is: "application/vnd.bluetooth.ep.oob") {
+            if MediaType.essence(essence, is: "application/vnd.wfa.wsc") { return .wifi(try WiFiSimpleConfig(payloadBytes: payloadBytes)) }
+            if MediaType.essence(essence, is: "application/vnd.bluetooth.ep.oob") {
                 return .bluetooth(try BluetoothOOB(transport: .classic, payloadBytes: payloadBytes))
             }
-            if MediaType.essence(of: typeBytes, is: "application/vnd.bluetooth.le.oob") {
+            if MediaType.essence(essence, is: "application/vnd.bluetooth.le.oob") {
                 return .bluetooth(try BluetoothOOB(transport: .lowEnergy, payloadBytes: payloadBytes))
             }
             return .media(mimeType: MediaType.normalized(typeBytes))
         case .absoluteURI:
             return .absoluteURI(typeString)
         case .external:
-            if MediaType.essence(of: typeBytes, is: "android.com:pkg") {
+            if MediaType.essence(MediaType.essence(of: typeBytes), is: "android.com:pkg") {
                 guard let package = TextCoding.utf8(payloadBytes) else {
                     throw .invalidPayload(type: "android.com:pkg", problem: .invalidText(field: "package name", encoding: "UTF-8"), offset: 0)
                 }
