@@ -50,20 +50,21 @@ struct PayloadReader {
         return self[r].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    /// The next `count` bytes' range, advancing past them.
-    mutating func take(_ count: Int, _ field: String) throws(NDEFError) -> Range<Int> {
-        guard count <= remaining else { throw error(.truncated(field: field, needed: count, available: remaining)) }
+    /// The next `count` bytes' range, advancing past them. The field name is built only on
+    /// failure, so a name with interpolation costs nothing on the success path.
+    mutating func take(_ count: Int, _ field: @autoclosure () -> String) throws(NDEFError) -> Range<Int> {
+        guard count <= remaining else { throw error(.truncated(field: field(), needed: count, available: remaining)) }
         defer { index += count }
         return index..<(index + count)
     }
 
     /// The next `count` bytes, without copying.
-    mutating func slice(_ count: Int, _ field: String) throws(NDEFError) -> ArraySlice<UInt8> {
-        self[try take(count, field)]
+    mutating func slice(_ count: Int, _ field: @autoclosure () -> String) throws(NDEFError) -> ArraySlice<UInt8> {
+        self[try take(count, field())]
     }
 
-    mutating func bytes(_ count: Int, _ field: String) throws(NDEFError) -> [UInt8] {
-        Array(try slice(count, field))
+    mutating func bytes(_ count: Int, _ field: @autoclosure () -> String) throws(NDEFError) -> [UInt8] {
+        Array(try slice(count, field()))
     }
 
     mutating func rest() -> [UInt8] {
@@ -129,9 +130,9 @@ public enum NestedMessage {
 enum TextCoding {
     /// Decodes UTF-8, or nil if the bytes are not valid UTF-8.
     static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
-        // Most text on objects is ASCII: one pass to check, and the fast non-validating init.
-        var ascii = true
-        for byte in bytes where byte >= 0x80 { ascii = false; break }
+        // Most text on objects is ASCII: one pass to check (OR-ing every byte, without an early
+        // exit, so that it vectorizes), then the init that cannot fail on ASCII.
+        let ascii = bytes.withContiguousStorageIfAvailable { $0.reduce(0, |) < 0x80 } ?? bytes.allSatisfy { $0 < 0x80 }
         if ascii { return String(decoding: bytes, as: UTF8.self) }
         return bytes.withContiguousStorageIfAvailable { String(validating: $0, as: UTF8.self) } ?? String(validating: bytes, as: UTF8.self)
     }

@@ -13,11 +13,20 @@ public struct BluetoothOOB: Hashable, Sendable {
     /// One EIR/AD structure.
     public struct DataStructure: Hashable, Sendable {
         public var type: UInt8
-        public var data: [UInt8]
+        public var data: [UInt8] {
+            get { Array(bytes) }
+            set { bytes = newValue[...] }
+        }
+        /// A view into the payload, so decoding copies nothing; equality compares contents.
+        private var bytes: ArraySlice<UInt8>
 
         public init(type: UInt8, data: [UInt8]) {
+            self.init(type: type, bytes: data[...])
+        }
+
+        init(type: UInt8, bytes: ArraySlice<UInt8>) {
             self.type = type
-            self.data = data
+            self.bytes = bytes
         }
     }
 
@@ -60,7 +69,7 @@ public struct BluetoothOOB: Hashable, Sendable {
             // A zero length is a padding byte (as written by some writers); skip it.
             if length == 0 { continue }
             let type = try reader.u8("data structure type")
-            structures.append(DataStructure(type: type, data: try reader.bytes(length - 1, "data structure \(Hex.code(type))")))
+            structures.append(DataStructure(type: type, bytes: try reader.slice(length - 1, "data structure \(Hex.code(type))")))
         }
         if transport == .lowEnergy, let le = structures.first(where: { $0.type == DataType.leDeviceAddress }) {
             guard le.data.count == 7 else {
