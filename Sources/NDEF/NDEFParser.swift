@@ -98,8 +98,10 @@ extension NDEFParser {
             self.collectLayouts = collectLayouts
         }
 
+        @inline(__always)
         subscript(position: Int) -> UInt8 { bytes[bytes.startIndex + position] }
 
+        @inline(__always)
         subscript(range: Range<Int>) -> ArraySlice<UInt8> {
             bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)]
         }
@@ -110,12 +112,14 @@ extension NDEFParser {
             issues.append(error)
         }
 
+        @inline(__always)
         mutating func byte(_ field: NDEFError.HeaderField) throws(NDEFError) -> UInt8 {
             guard index < count else { throw .truncated(field, offset: index) }
             defer { index += 1 }
             return self[index]
         }
 
+        @inline(__always)
         mutating func range(_ field: NDEFError.HeaderField, length: Int) throws(NDEFError) -> Range<Int> {
             let available = count - index
             guard length <= available else {
@@ -140,6 +144,7 @@ extension NDEFParser {
             var chunk: Bool { flags & HeaderFlag.chunk != 0 }
         }
 
+        @inline(__always)
         mutating func rawRecord() throws(NDEFError) -> RawRecord {
             let offset = index
             let flags = try byte(.header)

@@ -26,13 +26,16 @@ struct PayloadReader {
     }
 
     /// The byte at payload position `position`.
+    @inline(__always)
     subscript(position: Int) -> UInt8 { bytes[bytes.startIndex + position] }
 
     /// The payload bytes at positions `range`, without copying.
+    @inline(__always)
     subscript(range: Range<Int>) -> ArraySlice<UInt8> {
         bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)]
     }
 
+    @inline(__always)
     mutating func u8(_ field: String) throws(NDEFError) -> UInt8 {
         guard index < end else { throw error(.truncated(field: field, needed: 1, available: 0)) }
         defer { index += 1 }
@@ -52,6 +55,7 @@ struct PayloadReader {
 
     /// The next `count` bytes' range, advancing past them. The field name is built only on
     /// failure, so a name with interpolation costs nothing on the success path.
+    @inline(__always)
     mutating func take(_ count: Int, _ field: @autoclosure () -> String) throws(NDEFError) -> Range<Int> {
         guard count <= remaining else { throw error(.truncated(field: field(), needed: count, available: remaining)) }
         defer { index += count }
