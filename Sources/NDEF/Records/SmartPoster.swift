@@ -92,6 +92,8 @@ public struct SmartPoster: Hashable, Sendable {
                     guard !titles.contains(where: { $0.language == title.language }) else {
                         throw fail(.duplicate("title for language '\(title.language)'"))
                     }
+                    // Posters usually carry a title per language: room for all at the first one.
+                    if titles.isEmpty { titles.reserveCapacity(message.records.count - index) }
                     titles.append(title)
                 } else if record.isWellKnown("act") {
                     guard actionCode == nil else { throw fail(.duplicate("action record")) }
