@@ -61,7 +61,7 @@ public struct BluetoothOOB: Hashable, Sendable {
         if transport == .classic {
             let length = Int(try reader.u16("OOB data length", littleEndian: true))
             guard length == payload.count else { throw reader.error(.invalidValue(field: "OOB data length", value: length), at: 0) }
-            address = try reader.bytes(6, "device address").reversed()
+            address = Array(try reader.slice(6, "device address").reversed())
         }
         var structures: [DataStructure] = []
         while !reader.isAtEnd {
