@@ -99,11 +99,11 @@ extension NDEFParser {
         }
 
         @inline(__always)
-        subscript(position: Int) -> UInt8 { bytes[bytes.startIndex + position] }
+        subscript(position: Int) -> UInt8 { bytes[position: position] }
 
         @inline(__always)
         subscript(range: Range<Int>) -> ArraySlice<UInt8> {
-            bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)]
+            bytes[positions: range]
         }
 
         /// Throws in strict mode; records the issue in lenient mode.

@@ -27,12 +27,12 @@ struct PayloadReader {
 
     /// The byte at payload position `position`.
     @inline(__always)
-    subscript(position: Int) -> UInt8 { bytes[bytes.startIndex + position] }
+    subscript(position: Int) -> UInt8 { bytes[position: position] }
 
     /// The payload bytes at positions `range`, without copying.
     @inline(__always)
     subscript(range: Range<Int>) -> ArraySlice<UInt8> {
-        bytes[(bytes.startIndex + range.lowerBound)..<(bytes.startIndex + range.upperBound)]
+        bytes[positions: range]
     }
 
     @inline(__always)
