@@ -14,7 +14,7 @@ public struct NDEFMessage: Hashable, Sendable {
     ///
     /// Use ``NDEFParser`` for lenient decoding or for the byte layout of each record.
     public init(decoding bytes: [UInt8]) throws(NDEFError) {
-        self = try NDEFParser(mode: .strict).parseMessage(bytes).message
+        self = try NDEFParser(mode: .strict).parseMessage(bytes[...]).message
     }
 
     /// The canonical encoding: short records where the payload fits, MB on the first record,

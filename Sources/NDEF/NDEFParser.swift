@@ -61,30 +61,49 @@ public struct NDEFParser: Sendable {
     }
 
     public func parse(_ bytes: [UInt8]) throws(NDEFError) -> Result {
+        try parse(bytes[...])
+    }
+
+    /// Offsets in the result and in errors count from the start of `bytes`, whatever its indices.
+    func parse(_ bytes: ArraySlice<UInt8>) throws(NDEFError) -> Result {
         var cursor = Cursor(bytes: bytes, strict: mode == .strict, collectLayouts: true)
         return try cursor.parseMessage()
     }
 
     /// The message alone: the fast path for callers that need no layouts (`layouts` is empty).
-    func parseMessage(_ bytes: [UInt8]) throws(NDEFError) -> Result {
+    /// The records are views into `bytes`.
+    func parseMessage(_ bytes: ArraySlice<UInt8>) throws(NDEFError) -> Result {
         var cursor = Cursor(bytes: bytes, strict: mode == .strict, collectLayouts: false)
         return try cursor.parseMessage()
     }
 }
 
 extension NDEFParser {
-    /// The single pass over the input. Every read is checked against `bytes.count` first.
+    /// The single pass over the input. Every read is checked against `count` first.
+    ///
+    /// Positions (`index`, the ranges of a ``RawRecord``) count from the start of the input, as
+    /// error offsets and layouts do; `subscript` maps them onto the slice's own indices.
     fileprivate struct Cursor {
-        let bytes: [UInt8]
+        let bytes: ArraySlice<UInt8>
+        let count: Int
         let strict: Bool
         let collectLayouts: Bool
         var index = 0
         var issues: [NDEFError] = []
 
-        init(bytes: [UInt8], strict: Bool, collectLayouts: Bool) {
+        init(bytes: ArraySlice<UInt8>, strict: Bool, collectLayouts: Bool) {
             self.bytes = bytes
+            self.count = bytes.count
             self.strict = strict
             self.collectLayouts = collectLayouts
+        }
+
+        @inline(__always)
+        subscript(position: Int) -> UInt8 { bytes[position: position] }
+
+        @inline(__always)
+        subscript(range: Range<Int>) -> ArraySlice<UInt8> {
+            bytes[positions: range]
         }
 
         /// Throws in strict mode; records the issue in lenient mode.
@@ -93,14 +112,16 @@ extension NDEFParser {
             issues.append(error)
         }
 
+        @inline(__always)
         mutating func byte(_ field: NDEFError.HeaderField) throws(NDEFError) -> UInt8 {
-            guard index < bytes.count else { throw .truncated(field, offset: index) }
+            guard index < count else { throw .truncated(field, offset: index) }
             defer { index += 1 }
-            return bytes[index]
+            return self[index]
         }
 
+        @inline(__always)
         mutating func range(_ field: NDEFError.HeaderField, length: Int) throws(NDEFError) -> Range<Int> {
-            let available = bytes.count - index
+            let available = count - index
             guard length <= available else {
                 throw .lengthPastEnd(field, length: length, offset: index, available: available)
             }
@@ -108,11 +129,7 @@ extension NDEFParser {
             return index..<(index + length)
         }
 
-        func copy(_ range: Range<Int>) -> [UInt8] {
-            range.isEmpty ? [] : Array(bytes[range])
-        }
-
-        /// One record header and its fields; nothing is copied yet.
+        /// One record header and where its fields sit.
         struct RawRecord {
             var offset: Int
             var flags: UInt8
@@ -127,6 +144,7 @@ extension NDEFParser {
             var chunk: Bool { flags & HeaderFlag.chunk != 0 }
         }
 
+        @inline(__always)
         mutating func rawRecord() throws(NDEFError) -> RawRecord {
             let offset = index
             let flags = try byte(.header)
@@ -136,9 +154,9 @@ extension NDEFParser {
             if short {
                 payloadLength = Int(try byte(.payloadLength))
             } else {
-                guard bytes.count - index >= 4 else { throw .truncated(.payloadLength, offset: index) }
+                guard count - index >= 4 else { throw .truncated(.payloadLength, offset: index) }
                 payloadLength = 0
-                for _ in 0..<4 { payloadLength = payloadLength << 8 | Int(bytes[index]); index += 1 }
+                for _ in 0..<4 { payloadLength = payloadLength << 8 | Int(self[index]); index += 1 }
             }
             let hasIDLength = flags & HeaderFlag.idLength != 0
             let idLength = hasIDLength ? Int(try byte(.idLength)) : 0
@@ -150,13 +168,16 @@ extension NDEFParser {
         }
 
         mutating func parseMessage() throws(NDEFError) -> Result {
-            guard !bytes.isEmpty else { throw .noRecords }
+            guard count > 0 else { throw .noRecords }
             var records: [NDEFRecord] = []
+            // Growing from empty reallocates at 1, 2 and 4 records; typical messages (a smart
+            // poster's nested one included) hold up to about 8, and every record takes 3 bytes.
+            records.reserveCapacity(min(count / 3, 8))
             var layouts: [RecordLayout] = []
             var ended = false
             var stoppedEarly = false
 
-            while index < bytes.count {
+            while index < count {
                 let first: RawRecord
                 do {
                     first = try rawRecord()
@@ -185,14 +206,14 @@ extension NDEFParser {
                 var last = first
                 // Continuation chunks: TNF unchanged, no type, no ID, until a chunk without CF.
                 while last.chunk && !last.messageEnd {
-                    guard index < bytes.count else { break }
+                    guard index < count else { break }
                     let chunk: RawRecord
                     do {
                         chunk = try rawRecord()
                     } catch {
                         if strict { throw error }
                         issues.append(error)
-                        index = bytes.count
+                        index = count
                         break
                     }
                     if chunk.tnf != .unchanged { try tolerate(.chunkWithoutUnchangedTNF(chunk.tnf, offset: chunk.offset)) }
@@ -217,16 +238,18 @@ extension NDEFParser {
                     break
                 }
 
-                let payload: [UInt8]
+                // Type, ID and payload are contiguous in an unchunked record: the record is a view.
+                let fields: ArraySlice<UInt8>
                 if chunks == 1 {
-                    payload = copy(first.payload)
+                    fields = self[first.type.lowerBound..<first.payload.upperBound]
                 } else {
                     var joined: [UInt8] = []
-                    joined.reserveCapacity(payloadRanges.reduce(0) { $0 + $1.count })
-                    for range in payloadRanges { joined.append(contentsOf: bytes[range]) }
-                    payload = joined
+                    joined.reserveCapacity(first.type.count + first.id.count + payloadRanges.reduce(0) { $0 + $1.count })
+                    joined.append(contentsOf: self[first.type.lowerBound..<first.id.upperBound])
+                    for range in payloadRanges { joined.append(contentsOf: self[range]) }
+                    fields = joined[...]
                 }
-                records.append(NDEFRecord(tnf: tnf, type: copy(first.type), id: copy(first.id), payload: payload))
+                records.append(NDEFRecord(tnf: tnf, fields: fields, typeLength: first.type.count, idLength: first.id.count))
                 if collectLayouts {
                     layouts.append(RecordLayout(offset: first.offset, length: index - first.offset,
                                                 payloadRanges: chunks == 1 ? [first.payload] : payloadRanges, shortRecord: first.short))
@@ -238,11 +261,11 @@ extension NDEFParser {
             }
 
             if ended {
-                if index < bytes.count {
-                    try tolerate(.trailingData(offset: index, count: bytes.count - index))
+                if index < count {
+                    try tolerate(.trailingData(offset: index, count: count - index))
                 }
             } else if !stoppedEarly {
-                try tolerate(.missingMessageEnd(offset: bytes.count))
+                try tolerate(.missingMessageEnd(offset: count))
             }
             if records.isEmpty {
                 // Lenient mode found nothing whole: report the first problem it met.

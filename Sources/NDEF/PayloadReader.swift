@@ -2,13 +2,16 @@
 ///
 /// Every failure becomes ``NDEFError/invalidPayload(type:problem:offset:)`` naming the record type
 /// and the payload byte where decoding stopped.
+///
+/// The payload is a slice of the decoded input (no copy); positions are counted from the start
+/// of the payload, whatever the slice's own indices are, because error offsets are.
 struct PayloadReader {
     let type: String
-    let bytes: [UInt8]
+    let bytes: ArraySlice<UInt8>
     private(set) var index: Int
     let end: Int
 
-    init(type: String, bytes: [UInt8], range: Range<Int>? = nil) {
+    init(type: String, bytes: ArraySlice<UInt8>, range: Range<Int>? = nil) {
         self.type = type
         self.bytes = bytes
         self.index = range?.lowerBound ?? 0
@@ -22,44 +25,62 @@ struct PayloadReader {
         .invalidPayload(type: type, problem: problem, offset: offset ?? index)
     }
 
+    /// The byte at payload position `position`.
+    @inline(__always)
+    subscript(position: Int) -> UInt8 { bytes[position: position] }
+
+    /// The payload bytes at positions `range`, without copying.
+    @inline(__always)
+    subscript(range: Range<Int>) -> ArraySlice<UInt8> {
+        bytes[positions: range]
+    }
+
+    @inline(__always)
     mutating func u8(_ field: String) throws(NDEFError) -> UInt8 {
         guard index < end else { throw error(.truncated(field: field, needed: 1, available: 0)) }
         defer { index += 1 }
-        return bytes[index]
+        return self[index]
     }
 
     mutating func u16(_ field: String, littleEndian: Bool = false) throws(NDEFError) -> UInt16 {
         let r = try take(2, field)
-        let (a, b) = (UInt16(bytes[r.lowerBound]), UInt16(bytes[r.lowerBound + 1]))
+        let (a, b) = (UInt16(self[r.lowerBound]), UInt16(self[r.lowerBound + 1]))
         return littleEndian ? b << 8 | a : a << 8 | b
     }
 
     mutating func u32(_ field: String) throws(NDEFError) -> UInt32 {
         let r = try take(4, field)
-        return bytes[r].reduce(0) { $0 << 8 | UInt32($1) }
+        return self[r].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    /// The next `count` bytes' range, advancing past them.
-    mutating func take(_ count: Int, _ field: String) throws(NDEFError) -> Range<Int> {
-        guard count <= remaining else { throw error(.truncated(field: field, needed: count, available: remaining)) }
+    /// The next `count` bytes' range, advancing past them. The field name is built only on
+    /// failure, so a name with interpolation costs nothing on the success path.
+    @inline(__always)
+    mutating func take(_ count: Int, _ field: @autoclosure () -> String) throws(NDEFError) -> Range<Int> {
+        guard count <= remaining else { throw error(.truncated(field: field(), needed: count, available: remaining)) }
         defer { index += count }
         return index..<(index + count)
     }
 
-    mutating func bytes(_ count: Int, _ field: String) throws(NDEFError) -> [UInt8] {
-        Array(bytes[try take(count, field)])
+    /// The next `count` bytes, without copying.
+    mutating func slice(_ count: Int, _ field: @autoclosure () -> String) throws(NDEFError) -> ArraySlice<UInt8> {
+        self[try take(count, field())]
+    }
+
+    mutating func bytes(_ count: Int, _ field: @autoclosure () -> String) throws(NDEFError) -> [UInt8] {
+        Array(try slice(count, field()))
     }
 
     mutating func rest() -> [UInt8] {
         defer { index = end }
-        return Array(bytes[index..<end])
+        return Array(self[index..<end])
     }
 
     /// Strict UTF-8 text of the next `count` bytes.
     mutating func utf8(_ count: Int, _ field: String) throws(NDEFError) -> String {
         let start = index
         let r = try take(count, field)
-        guard let text = TextCoding.utf8(bytes[r]) else { throw error(.invalidText(field: field, encoding: "UTF-8"), at: start) }
+        guard let text = TextCoding.utf8(self[r]) else { throw error(.invalidText(field: field, encoding: "UTF-8"), at: start) }
         return text
     }
 
@@ -67,13 +88,14 @@ struct PayloadReader {
     mutating func ascii(_ count: Int, _ field: String) throws(NDEFError) -> String {
         let start = index
         let r = try take(count, field)
-        guard bytes[r].allSatisfy({ $0 < 0x80 }) else { throw error(.invalidText(field: field, encoding: "US-ASCII"), at: start) }
-        return String(decoding: bytes[r], as: UTF8.self)
+        let text = self[r]
+        guard text.allSatisfy({ $0 < 0x80 }) else { throw error(.invalidText(field: field, encoding: "US-ASCII"), at: start) }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Parses the next `count` bytes as a nested NDEF message, one level deeper, and interprets it
-    /// with `body`. Record layouts (for error offsets inside this payload) are worked out only
-    /// when `body` fails, so the common path copies and allocates as little as possible.
+    /// with `body`. The nested records are views into this payload, not copies. Record layouts
+    /// (for error offsets inside this payload) are worked out only when `body` fails.
     mutating func nestedMessage<T>(_ count: Int, depth: Int,
                                    _ body: (NDEFMessage, [NDEFParser.RecordLayout]?) throws(NDEFError) -> T) throws(NDEFError) -> T {
         let start = index
@@ -81,7 +103,7 @@ struct PayloadReader {
         guard depth < NestedMessage.depthLimit else {
             throw error(.nestedMessage(.nestingTooDeep(offset: 0, limit: NestedMessage.depthLimit)), at: start)
         }
-        let nested = r == bytes.indices ? bytes : Array(bytes[r])
+        let nested = self[r]
         let message: NDEFMessage
         do {
             message = try NDEFParser(mode: .strict).parseMessage(nested).message
@@ -112,9 +134,9 @@ public enum NestedMessage {
 enum TextCoding {
     /// Decodes UTF-8, or nil if the bytes are not valid UTF-8.
     static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
-        // Most text on objects is ASCII: one pass to check, and the fast non-validating init.
-        var ascii = true
-        for byte in bytes where byte >= 0x80 { ascii = false; break }
+        // Most text on objects is ASCII: one pass to check (OR-ing every byte, without an early
+        // exit, so that it vectorizes), then the init that cannot fail on ASCII.
+        let ascii = bytes.withContiguousStorageIfAvailable { $0.reduce(0, |) < 0x80 } ?? bytes.allSatisfy { $0 < 0x80 }
         if ascii { return String(decoding: bytes, as: UTF8.self) }
         return bytes.withContiguousStorageIfAvailable { String(validating: $0, as: UTF8.self) } ?? String(validating: bytes, as: UTF8.self)
     }

@@ -66,30 +66,31 @@ extension NDEFRecord {
         case .wellKnown:
             return try wellKnownContent(in: context, depth: depth)
         case .media:
-            if MediaType.essence(of: type, is: "text/vcard") || MediaType.essence(of: type, is: "text/x-vcard") {
-                guard let text = TextCoding.utf8(payload) else {
-                    throw .invalidPayload(type: MediaType.normalized(type), problem: .invalidText(field: "vCard", encoding: "UTF-8"), offset: 0)
+            let essence = MediaType.essence(of: typeBytes)
+            if MediaType.equalsIgnoringCase(essence, "text/vcard") || MediaType.equalsIgnoringCase(essence, "text/x-vcard") {
+                guard let text = TextCoding.utf8(payloadBytes) else {
+                    throw .invalidPayload(type: MediaType.normalized(typeBytes), problem: .invalidText(field: "vCard", encoding: "UTF-8"), offset: 0)
                 }
                 return .vcard(text)
             }
-            if MediaType.essence(of: type, is: "application/vnd.wfa.wsc") { return .wifi(try WiFiSimpleConfig(payload: payload)) }
-            if MediaType.essence(of: type, is: "application/vnd.bluetooth.ep.oob") {
-                return .bluetooth(try BluetoothOOB(transport: .classic, payload: payload))
+            if MediaType.equalsIgnoringCase(essence, "application/vnd.wfa.wsc") { return .wifi(try WiFiSimpleConfig(payloadBytes: payloadBytes)) }
+            if MediaType.equalsIgnoringCase(essence, "application/vnd.bluetooth.ep.oob") {
+                return .bluetooth(try BluetoothOOB(transport: .classic, payloadBytes: payloadBytes))
             }
-            if MediaType.essence(of: type, is: "application/vnd.bluetooth.le.oob") {
-                return .bluetooth(try BluetoothOOB(transport: .lowEnergy, payload: payload))
+            if MediaType.equalsIgnoringCase(essence, "application/vnd.bluetooth.le.oob") {
+                return .bluetooth(try BluetoothOOB(transport: .lowEnergy, payloadBytes: payloadBytes))
             }
-            return .media(mimeType: MediaType.normalized(type))
+            return .media(mimeType: MediaType.normalized(typeBytes))
         case .absoluteURI:
             return .absoluteURI(typeString)
         case .external:
-            if MediaType.equalsIgnoringCase(type[...], "android.com:pkg") {
-                guard let package = TextCoding.utf8(payload) else {
+            if MediaType.equalsIgnoringCase(typeBytes, "android.com:pkg") {
+                guard let package = TextCoding.utf8(payloadBytes) else {
                     throw .invalidPayload(type: "android.com:pkg", problem: .invalidText(field: "package name", encoding: "UTF-8"), offset: 0)
                 }
                 return .androidApplication(package: package)
             }
-            return .external(domainType: MediaType.normalized(type))
+            return .external(domainType: MediaType.normalized(typeBytes))
         case .empty, .unknown, .unchanged, .reserved:
             return nil
         }
@@ -98,24 +99,24 @@ extension NDEFRecord {
     private func wellKnownContent(in context: RecordContext, depth: Int) throws(NDEFError) -> RecordContent? {
         // Well-known types are case-sensitive and at most 3 bytes here: compare them packed in an
         // integer rather than building a String for every record.
-        guard type.count <= 3 else { return nil }
-        switch WellKnownType.key(type) {
-        case WellKnownType.text: return .text(try TextRecord(payload: payload))
-        case WellKnownType.uri: return .uri(try URIRecord(payload: payload))
-        case WellKnownType.smartPoster: return .smartPoster(try SmartPoster(payload: payload, depth: depth))
-        case WellKnownType.handoverCarrier: return .handoverCarrier(try HandoverCarrier(payload: payload))
-        case WellKnownType.signature: return .signature(try SignatureRecord(payload: payload))
-        case WellKnownType.deviceInformation: return .deviceInformation(try DeviceInformation(payload: payload))
-        case WellKnownType.handoverSelect: return .handover(try Handover(kind: .select, payload: payload, depth: depth))
-        case WellKnownType.handoverRequest: return .handover(try Handover(kind: .request, payload: payload, depth: depth))
-        case WellKnownType.handoverMediation: return .handover(try Handover(kind: .mediation, payload: payload, depth: depth))
-        case WellKnownType.handoverInitiate: return .handover(try Handover(kind: .initiate, payload: payload, depth: depth))
+        guard typeBytes.count <= 3 else { return nil }
+        switch WellKnownType.key(typeBytes) {
+        case WellKnownType.text: return .text(try TextRecord(payloadBytes: payloadBytes))
+        case WellKnownType.uri: return .uri(try URIRecord(payloadBytes: payloadBytes))
+        case WellKnownType.smartPoster: return .smartPoster(try SmartPoster(payloadBytes: payloadBytes, depth: depth))
+        case WellKnownType.handoverCarrier: return .handoverCarrier(try HandoverCarrier(payloadBytes: payloadBytes))
+        case WellKnownType.signature: return .signature(try SignatureRecord(payloadBytes: payloadBytes))
+        case WellKnownType.deviceInformation: return .deviceInformation(try DeviceInformation(payloadBytes: payloadBytes))
+        case WellKnownType.handoverSelect: return .handover(try Handover(kind: .select, payloadBytes: payloadBytes, depth: depth))
+        case WellKnownType.handoverRequest: return .handover(try Handover(kind: .request, payloadBytes: payloadBytes, depth: depth))
+        case WellKnownType.handoverMediation: return .handover(try Handover(kind: .mediation, payloadBytes: payloadBytes, depth: depth))
+        case WellKnownType.handoverInitiate: return .handover(try Handover(kind: .initiate, payloadBytes: payloadBytes, depth: depth))
         case WellKnownType.alternativeCarrier where context == .handover:
-            return .alternativeCarrier(try AlternativeCarrier(payload: payload))
+            return .alternativeCarrier(try AlternativeCarrier(payloadBytes: payloadBytes))
         case WellKnownType.handoverError where context == .handover:
-            return .handoverError(try HandoverError(payload: payload))
+            return .handoverError(try HandoverError(payloadBytes: payloadBytes))
         case WellKnownType.collisionResolution where context == .handover:
-            return .collisionResolution(try Handover.collisionResolution(payload: payload))
+            return .collisionResolution(try Handover.collisionResolution(payloadBytes: payloadBytes))
         default:
             return nil
         }

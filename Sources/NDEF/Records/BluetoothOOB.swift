@@ -13,11 +13,20 @@ public struct BluetoothOOB: Hashable, Sendable {
     /// One EIR/AD structure.
     public struct DataStructure: Hashable, Sendable {
         public var type: UInt8
-        public var data: [UInt8]
+        public var data: [UInt8] {
+            get { Array(bytes) }
+            set { bytes = newValue[...] }
+        }
+        /// A view into the payload, so decoding copies nothing; equality compares contents.
+        private var bytes: ArraySlice<UInt8>
 
         public init(type: UInt8, data: [UInt8]) {
+            self.init(type: type, bytes: data[...])
+        }
+
+        init(type: UInt8, bytes: ArraySlice<UInt8>) {
             self.type = type
-            self.data = data
+            self.bytes = bytes
         }
     }
 
@@ -32,7 +41,9 @@ public struct BluetoothOOB: Hashable, Sendable {
     }
 
     public let transport: Transport
-    public let payload: [UInt8]
+    public var payload: [UInt8] { Array(payloadBytes) }
+    /// A view into the decoded input, so decoding a record does not copy it; equality compares contents.
+    private let payloadBytes: ArraySlice<UInt8>
     /// The device address, most significant byte first (as people read it).
     public let address: [UInt8]?
     public let structures: [DataStructure]
@@ -41,12 +52,16 @@ public struct BluetoothOOB: Hashable, Sendable {
     static let lowEnergyType = "application/vnd.bluetooth.le.oob"
 
     public init(transport: Transport, payload: [UInt8]) throws(NDEFError) {
+        try self.init(transport: transport, payloadBytes: payload[...])
+    }
+
+    init(transport: Transport, payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: transport == .classic ? Self.classicType : Self.lowEnergyType, bytes: payload)
         var address: [UInt8]?
         if transport == .classic {
             let length = Int(try reader.u16("OOB data length", littleEndian: true))
             guard length == payload.count else { throw reader.error(.invalidValue(field: "OOB data length", value: length), at: 0) }
-            address = try reader.bytes(6, "device address").reversed()
+            address = Array(try reader.slice(6, "device address").reversed())
         }
         var structures: [DataStructure] = []
         while !reader.isAtEnd {
@@ -54,7 +69,7 @@ public struct BluetoothOOB: Hashable, Sendable {
             // A zero length is a padding byte (as written by some writers); skip it.
             if length == 0 { continue }
             let type = try reader.u8("data structure type")
-            structures.append(DataStructure(type: type, data: try reader.bytes(length - 1, "data structure \(Hex.code(type))")))
+            structures.append(DataStructure(type: type, bytes: try reader.slice(length - 1, "data structure \(Hex.code(type))")))
         }
         if transport == .lowEnergy, let le = structures.first(where: { $0.type == DataType.leDeviceAddress }) {
             guard le.data.count == 7 else {
@@ -63,7 +78,7 @@ public struct BluetoothOOB: Hashable, Sendable {
             address = le.data.prefix(6).reversed()
         }
         self.transport = transport
-        self.payload = payload
+        self.payloadBytes = payload
         self.address = address
         self.structures = structures
     }

@@ -36,6 +36,11 @@ public struct DeviceInformation: Hashable, Sendable {
     }
 
     public init(payload: [UInt8]) throws(NDEFError) {
+        try self.init(payloadBytes: payload[...])
+    }
+
+    /// Decodes a payload in place, for records decoded from a message (their payloads are views).
+    init(payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: Self.typeName, bytes: payload)
         var elements: [Element] = []
         var texts: [UInt8: String] = [:]

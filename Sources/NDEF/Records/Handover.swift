@@ -38,10 +38,11 @@ public struct Handover: Hashable, Sendable {
     }
 
     public init(kind: Kind, payload: [UInt8]) throws(NDEFError) {
-        try self.init(kind: kind, payload: payload, depth: 0)
+        try self.init(kind: kind, payloadBytes: payload[...], depth: 0)
     }
 
-    init(kind: Kind, payload: [UInt8], depth: Int) throws(NDEFError) {
+    /// The nested message is parsed in place: its records are views into `payload`.
+    init(kind: Kind, payloadBytes payload: ArraySlice<UInt8>, depth: Int) throws(NDEFError) {
         var reader = PayloadReader(type: kind.rawValue, bytes: payload)
         let version = try reader.u8("version")
         if reader.isAtEnd {
@@ -65,17 +66,17 @@ public struct Handover: Hashable, Sendable {
             let layout = layouts?[index]
             do throws(NDEFError) {
                 if record.isWellKnown("ac") {
-                    carriers.append(try AlternativeCarrier(payload: record.payload))
+                    carriers.append(try AlternativeCarrier(payloadBytes: record.payloadBytes))
                 } else if record.isWellKnown("cr") {
                     guard collision == nil else {
                         throw NDEFError.invalidPayload(type: kind.rawValue, problem: .duplicate("collision resolution record"), offset: 0)
                     }
-                    collision = try Self.collisionResolution(payload: record.payload)
+                    collision = try Self.collisionResolution(payloadBytes: record.payloadBytes)
                 } else if record.isWellKnown("err") {
                     guard error == nil else {
                         throw NDEFError.invalidPayload(type: kind.rawValue, problem: .duplicate("error record"), offset: 0)
                     }
-                    error = try HandoverError(payload: record.payload)
+                    error = try HandoverError(payloadBytes: record.payloadBytes)
                 }
             } catch let failure {
                 throw failure.located(in: layout)
@@ -99,6 +100,10 @@ public struct Handover: Hashable, Sendable {
 
     /// The random number of a Collision Resolution record (`cr`).
     public static func collisionResolution(payload: [UInt8]) throws(NDEFError) -> UInt16 {
+        try collisionResolution(payloadBytes: payload[...])
+    }
+
+    static func collisionResolution(payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) -> UInt16 {
         var reader = PayloadReader(type: "cr", bytes: payload)
         let number = try reader.u16("random number")
         try reader.expectEnd()
@@ -138,6 +143,11 @@ public struct AlternativeCarrier: Hashable, Sendable {
     }
 
     public init(payload: [UInt8]) throws(NDEFError) {
+        try self.init(payloadBytes: payload[...])
+    }
+
+    /// Decodes a payload in place, for records decoded from a message (their payloads are views).
+    init(payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: "ac", bytes: payload)
         let flags = try reader.u8("carrier power state")
         guard flags & 0xFC == 0 else { throw reader.error(.invalidValue(field: "reserved power state bits", value: Int(flags)), at: 0) }
@@ -175,6 +185,11 @@ public struct HandoverError: Hashable, Sendable {
     }
 
     public init(payload: [UInt8]) throws(NDEFError) {
+        try self.init(payloadBytes: payload[...])
+    }
+
+    /// Decodes a payload in place, for records decoded from a message (their payloads are views).
+    init(payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: "err", bytes: payload)
         reason = try reader.u8("error reason")
         guard reason != 0 else { throw reader.error(.invalidValue(field: "error reason", value: 0), at: 0) }
@@ -201,6 +216,11 @@ public struct HandoverCarrier: Hashable, Sendable {
     static let typeName = "Hc"
 
     public init(payload: [UInt8]) throws(NDEFError) {
+        try self.init(payloadBytes: payload[...])
+    }
+
+    /// Decodes a payload in place, for records decoded from a message (their payloads are views).
+    init(payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: Self.typeName, bytes: payload)
         let ctf = try reader.u8("carrier type format")
         guard ctf & 0xF8 == 0 else { throw reader.error(.invalidValue(field: "reserved carrier type format bits", value: Int(ctf)), at: 0) }

@@ -49,6 +49,11 @@ public struct SignatureRecord: Hashable, Sendable {
     public var certificateFormatName: String { Self.certificateFormatNames[certificateFormat] ?? Hex.code(certificateFormat) }
 
     public init(payload: [UInt8]) throws(NDEFError) {
+        try self.init(payloadBytes: payload[...])
+    }
+
+    /// Decodes a payload in place, for records decoded from a message (their payloads are views).
+    init(payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: Self.typeName, bytes: payload)
         version = try reader.u8("version")
         guard version == Self.supportedVersion else { throw reader.error(.invalidValue(field: "version", value: Int(version)), at: 0) }

@@ -54,10 +54,11 @@ public struct SmartPoster: Hashable, Sendable {
     }
 
     public init(payload: [UInt8]) throws(NDEFError) {
-        try self.init(payload: payload, depth: 0)
+        try self.init(payloadBytes: payload[...], depth: 0)
     }
 
-    init(payload: [UInt8], depth: Int) throws(NDEFError) {
+    /// The nested message is parsed in place: its records are views into `payload`.
+    init(payloadBytes payload: ArraySlice<UInt8>, depth: Int) throws(NDEFError) {
         var reader = PayloadReader(type: Self.typeName, bytes: payload)
         self = try reader.nestedMessage(payload.count, depth: depth) { (message, layouts) throws(NDEFError) in
             try SmartPoster(message: message, layouts: layouts)
@@ -85,29 +86,31 @@ public struct SmartPoster: Hashable, Sendable {
             do throws(NDEFError) {
                 if record.isWellKnown("U") {
                     guard uri == nil else { throw fail(.duplicate("URI record")) }
-                    uri = try URIRecord(payload: record.payload)
+                    uri = try URIRecord(payloadBytes: record.payloadBytes)
                 } else if record.isWellKnown("T") {
-                    let title = try TextRecord(payload: record.payload)
+                    let title = try TextRecord(payloadBytes: record.payloadBytes)
                     guard !titles.contains(where: { $0.language == title.language }) else {
                         throw fail(.duplicate("title for language '\(title.language)'"))
                     }
+                    // Posters usually carry a title per language: room for all at the first one.
+                    if titles.isEmpty { titles.reserveCapacity(message.records.count - index) }
                     titles.append(title)
                 } else if record.isWellKnown("act") {
                     guard actionCode == nil else { throw fail(.duplicate("action record")) }
-                    var r = PayloadReader(type: "act", bytes: record.payload)
+                    var r = PayloadReader(type: "act", bytes: record.payloadBytes)
                     actionCode = try r.u8("action")
                     try r.expectEnd()
                 } else if record.isWellKnown("s") {
                     guard size == nil else { throw fail(.duplicate("size record")) }
-                    var r = PayloadReader(type: "s", bytes: record.payload)
+                    var r = PayloadReader(type: "s", bytes: record.payloadBytes)
                     size = try r.u32("size")
                     try r.expectEnd()
                 } else if record.isWellKnown("t") {
                     guard resourceType == nil else { throw fail(.duplicate("type record")) }
-                    var r = PayloadReader(type: "t", bytes: record.payload)
-                    resourceType = try r.utf8(record.payload.count, "type")
+                    var r = PayloadReader(type: "t", bytes: record.payloadBytes)
+                    resourceType = try r.utf8(r.remaining, "type")
                 } else if record.tnf == .media {
-                    let mime = MediaType.normalized(record.type)
+                    let mime = MediaType.normalized(record.typeBytes)
                     if mime.hasPrefix("image/") || mime.hasPrefix("video/") {
                         icons.append(Icon(mimeType: mime, data: record.payload))
                     }

@@ -32,13 +32,18 @@ public struct TextRecord: Hashable, Sendable {
     static let typeName = "T"
 
     public init(payload: [UInt8]) throws(NDEFError) {
+        try self.init(payloadBytes: payload[...])
+    }
+
+    /// Decodes a payload in place, for records decoded from a message (their payloads are views).
+    init(payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: Self.typeName, bytes: payload)
         let status = try reader.u8("status byte")
         if status & 0x40 != 0 { throw reader.error(.invalidValue(field: "reserved status bit 6", value: 1), at: 0) }
         let languageLength = Int(status & 0x3F)
         language = try reader.ascii(languageLength, "language code")
         let textStart = reader.index
-        let body = payload[textStart...]
+        let body = reader[textStart..<reader.end]
         if status & 0x80 == 0 {
             encoding = .utf8
             guard let decoded = TextCoding.utf8(body) else {
@@ -50,7 +55,7 @@ public struct TextRecord: Hashable, Sendable {
             var bigEndian = true
             var bom = false
             if body.count >= 2 {
-                let (a, b) = (body[textStart], body[textStart + 1])
+                let (a, b) = (reader[textStart], reader[textStart + 1])
                 if a == 0xFE && b == 0xFF { bom = true } else if a == 0xFF && b == 0xFE { bom = true; bigEndian = false }
             }
             encoding = .utf16(bigEndian: bigEndian, byteOrderMark: bom)

@@ -39,6 +39,11 @@ public struct URIRecord: Hashable, Sendable {
     static let typeName = "U"
 
     public init(payload: [UInt8]) throws(NDEFError) {
+        try self.init(payloadBytes: payload[...])
+    }
+
+    /// Decodes a payload in place, for records decoded from a message (their payloads are views).
+    init(payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: Self.typeName, bytes: payload)
         prefixCode = try reader.u8("identifier code")
         guard Int(prefixCode) < Self.prefixes.count else {

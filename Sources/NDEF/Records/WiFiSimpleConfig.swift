@@ -67,15 +67,18 @@ public struct WiFiSimpleConfig: Hashable, Sendable {
     }
 
     /// The payload: the source of truth. Checked well formed at init; the views below parse it on use.
-    public let payload: [UInt8]
+    public var payload: [UInt8] { Array(payloadBytes) }
+
+    /// A view into the decoded input, so decoding a record copies nothing; equality compares contents.
+    private let payloadBytes: ArraySlice<UInt8>
 
     /// The top-level attributes, in order.
-    public var attributes: [Attribute] { Self.attributes(in: payload, 0..<payload.count) }
+    public var attributes: [Attribute] { Self.attributes(in: payloadBytes) }
 
     /// Every Credential attribute, parsed.
     public var credentials: [Credential] {
         attributes.filter { $0.type == AttributeType.credential }
-            .map { Credential(attributes: Self.attributes(in: $0.value, 0..<$0.value.count)) }
+            .map { Credential(attributes: Self.attributes(in: $0.value[...])) }
     }
 
     static let mediaType = "application/vnd.wfa.wsc"
@@ -93,6 +96,10 @@ public struct WiFiSimpleConfig: Hashable, Sendable {
 
     /// Checks that the attributes, and those inside each credential, are well formed; copies nothing.
     public init(payload: [UInt8]) throws(NDEFError) {
+        try self.init(payloadBytes: payload[...])
+    }
+
+    init(payloadBytes payload: ArraySlice<UInt8>) throws(NDEFError) {
         var reader = PayloadReader(type: Self.mediaType, bytes: payload)
         while !reader.isAtEnd {
             let (type, range) = try Self.nextAttribute(&reader)
@@ -101,7 +108,7 @@ public struct WiFiSimpleConfig: Hashable, Sendable {
                 while !inner.isAtEnd { _ = try Self.nextAttribute(&inner) }
             }
         }
-        self.payload = payload
+        self.payloadBytes = payload
     }
 
     private static func nextAttribute(_ reader: inout PayloadReader) throws(NDEFError) -> (UInt16, Range<Int>) {
@@ -110,14 +117,14 @@ public struct WiFiSimpleConfig: Hashable, Sendable {
         return (type, try reader.take(length, "attribute value"))
     }
 
-    /// The attributes in `range` of bytes already checked well formed.
-    private static func attributes(in bytes: [UInt8], _ range: Range<Int>) -> [Attribute] {
+    /// The attributes in bytes already checked well formed.
+    private static func attributes(in bytes: ArraySlice<UInt8>) -> [Attribute] {
         var result: [Attribute] = []
-        var index = range.lowerBound
-        while index + 4 <= range.upperBound {
+        var index = bytes.startIndex
+        while index + 4 <= bytes.endIndex {
             let type = UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
             let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
-            let end = min(index + 4 + length, range.upperBound)
+            let end = min(index + 4 + length, bytes.endIndex)
             result.append(Attribute(type: type, value: Array(bytes[(index + 4)..<end])))
             index = end
         }
