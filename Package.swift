@@ -36,15 +36,17 @@ let package = Package(
         .target(name: "NFCSim", dependencies: ["NDEF", "NFCTags"]),
         // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
+        // Unbuffered whole-line output shared by the command-line tools.
+        .target(name: "CommandLineIO"),
 
         .executableTarget(name: "nfcscan", dependencies: [
-            "NDEF", "NDEFReport",
+            "NDEF", "NDEFReport", "CommandLineIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "ndef-bench", dependencies: ["NDEF"], path: "Benchmarks/ndef-bench"),
         // Virtual readers with virtual objects for real reader software (a PN532 for libnfc).
         .executableTarget(name: "nfcsim", dependencies: [
-            "NDEF", "NFCTags", "NFCSim",
+            "NDEF", "NFCTags", "NFCSim", "CommandLineIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineIO
 import NDEF
 import NFCSim
 import NFCTags
@@ -173,16 +174,4 @@ struct PN532Command: ParsableCommand {
     }
 }
 
-/// Writes one whole line with one write call (so it reaches a pipe at once, unbuffered).
-func writeLine(_ line: String, to fd: Int32 = STDOUT_FILENO) {
-    let bytes = Array((line + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-    }
-}
-
-func printError(_ line: String) { writeLine("nfcsim: " + line, to: STDERR_FILENO) }
+func printError(_ line: String) { writeLine("nfcsim: " + line, to: .error) }

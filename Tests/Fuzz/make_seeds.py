@@ -15,6 +15,9 @@ import shutil
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'Support'))
+from ndef_wire import record  # noqa: E402
+
 import ndef
 from ndef import handover as nd_ho
 from ndef import smartposter as nd_sp
@@ -26,20 +29,6 @@ CORPUS = os.path.join(HERE, 'corpus')
 
 def encode(*records):
     return b''.join(ndef.message_encoder(list(records)))
-
-
-def record(mb, me, cf, tnf, rtype=b'', rid=b'', payload=b'', sr=None, il=None):
-    """One raw record header and fields (NFC Forum NDEF 1.0 §3.2)."""
-    if sr is None:
-        sr = len(payload) < 256
-    if il is None:
-        il = len(rid) > 0
-    octet0 = (mb << 7) | (me << 6) | (cf << 5) | (sr << 4) | (il << 3) | tnf
-    out = bytes([octet0, len(rtype)])
-    out += bytes([len(payload)]) if sr else struct.pack('>I', len(payload))
-    if il:
-        out += bytes([len(rid)])
-    return out + rtype + rid + payload
 
 
 def chunked(tnf, rtype, payload, sizes, rid=b'', long_headers=False, mb=1, me=1):

@@ -31,6 +31,9 @@ import struct
 import sys
 import uuid
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'Support'))
+from ndef_wire import record as write_record  # noqa: E402
+
 import ndef
 from ndef import handover as nd_ho
 from ndef import smartposter as nd_sp
@@ -81,20 +84,6 @@ assert len(URI_PREFIXES) == 36
 # ---------------------------------------------------------------------------
 # Raw NDEF framing (used only for the hand-made encodings and for reading
 # payload structure; the message content itself comes from ndeflib).
-
-def write_record(mb, me, cf, tnf, rtype, rid, payload, sr=None, il=None):
-    if sr is None:
-        sr = len(payload) < 256
-    if il is None:
-        il = len(rid) > 0
-    assert sr is False or len(payload) < 256
-    octet0 = (mb << 7) | (me << 6) | (cf << 5) | (sr << 4) | (il << 3) | tnf
-    out = bytes([octet0, len(rtype)])
-    out += bytes([len(payload)]) if sr else struct.pack('>I', len(payload))
-    if il:
-        out += bytes([len(rid)])
-    return out + rtype + rid + payload
-
 
 def parse_records(octets):
     """Split an (unchunked) NDEF message into record tuples
