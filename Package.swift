@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "NFCSim", dependencies: ["NDEF", "NFCTags"]),
         // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
+        // The reader abstraction and its backends (libnfc); the TagTransport for a selected object.
+        .target(name: "NFCReaders", dependencies: ["LibNFC", "NFCTags"]),
         // Unbuffered whole-line output shared by the command-line tools.
         .target(name: "CommandLineIO"),
 
@@ -58,6 +60,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
         .testTarget(name: "NFCSimPN532Tests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders"]),
     ],
     swiftLanguageModes: [.v6]
 )

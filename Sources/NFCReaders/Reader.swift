@@ -1,0 +1,94 @@
+import NFCTags
+
+/// Which library a reader is reached through.
+public enum ReaderBackend: String, Hashable, Sendable {
+    case libnfc
+    case pcsc
+}
+
+/// What a reader is doing.
+public enum ReaderStatus: Hashable, Sendable {
+    /// Open and looking for an object.
+    case searching
+    /// An object is in the field (announced with ``ReaderEvent/arrived(_:)``).
+    case objectPresent
+    /// The reader failed and is no longer used; the error says why.
+    case failed(ReaderError)
+    case closed
+}
+
+/// A reader: one place objects are held near. Backends (libnfc, PC/SC) implement it, so
+/// everything above reads objects the same way whatever the hardware.
+public protocol Reader: AnyObject, Sendable {
+    /// The reader's name as its backend gives it (for libnfc: the device name and connstring).
+    var name: String { get }
+    var backend: ReaderBackend { get }
+    var status: ReaderStatus { get }
+    /// Arrivals and removals, in order; the stream ends when the reader is closed, and throws a
+    /// ``ReaderError`` when the reader fails. One stream per reader: the first call starts the
+    /// search, later calls get a stream that finishes at once.
+    func events() -> AsyncThrowingStream<ReaderEvent, any Error>
+    /// Stops searching and releases the reader.
+    func close() async
+}
+
+public enum ReaderEvent: Sendable {
+    /// An object entered the field and was activated; read it through its transport.
+    case arrived(DetectedObject)
+    /// The object with this identifier left the field.
+    case removed(identifier: [UInt8])
+}
+
+/// An object the reader found, with the link to it.
+public struct DetectedObject: Sendable {
+    /// How the object was found, with what it told the reader during activation.
+    public enum Technology: Hashable, Sendable {
+        /// ISO/IEC 14443 type A: ATQA, SAK and (ISO-DEP only) the ATS without TL.
+        case iso14443A(atqa: [UInt8], sak: UInt8, ats: [UInt8])
+        case felica(pmm: [UInt8], systemCode: [UInt8])
+        case iso14443B(applicationData: [UInt8], protocolInfo: [UInt8])
+        case jewel
+        /// Another modulation (named as libnfc names it).
+        case other(String)
+    }
+
+    /// UID, IDm, PUPI or Jewel ID.
+    public var identifier: [UInt8]
+    public var technology: Technology
+    /// The tag platform activation points to, when there is one this project reads: Type 2 for a
+    /// type A object with SAK 00 (NTAG, Ultralight), Type 4 for ISO-DEP (SAK bit 0x20), Type 3
+    /// for FeliCa, Type 1 for Jewel/Topaz; nil for MIFARE Classic and other objects.
+    public var platform: TagPlatform?
+    /// Raw command frames to the object (Type 2 commands, or APDUs for ISO-DEP).
+    public var transport: any TagTransport
+
+    public init(identifier: [UInt8], technology: Technology, platform: TagPlatform?, transport: any TagTransport) {
+        self.identifier = identifier
+        self.technology = technology
+        self.platform = platform
+        self.transport = transport
+    }
+
+    /// Reads the NDEF message with the protocol of ``platform``.
+    public func readNDEF() async throws(TagReadError) -> TagReading {
+        switch platform {
+        case .type2?: try await Type2Tag.readNDEF(over: transport, uid: identifier)
+        case .type4?: try await Type4Tag.readNDEF(over: transport, uid: identifier)
+        default: throw .unsupported("reading \(platform.map { "\($0)" } ?? "this kind of object") is not implemented")
+        }
+    }
+
+    /// The platform activation data points to.
+    static func platform(for technology: Technology) -> TagPlatform? {
+        switch technology {
+        case .iso14443A(_, let sak, _) where sak & 0x20 != 0: .type4
+        case .iso14443A(_, let sak, _) where sak & 0x7F == 0x00: .type2
+        case .iso14443A: nil
+        case .felica: .type3
+        case .iso14443B(_, let protocolInfo) where protocolInfo.count > 1 && protocolInfo[1] & 0x01 != 0: .type4
+        case .iso14443B: nil
+        case .jewel: .type1
+        case .other: nil
+        }
+    }
+}
