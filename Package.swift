@@ -60,6 +60,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["NDEF"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
         .testTarget(name: "NFCSimPN532Tests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
+        .testTarget(name: "NFCSimVPCDTests", dependencies: ["NDEF", "NFCTags", "NFCSim"],
+                    exclude: ["pcsc_apdu.py"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders"]),
     ],
     swiftLanguageModes: [.v6]
