@@ -9,6 +9,7 @@ APT_PACKAGES=(
   libpcsclite-dev pcscd pcsc-tools vsmartcard-vpcd
   libsystemd-dev systemd
   dbus dunst xvfb libnotify-bin python3-dbusmock python3-pyscard socat
+  util-linux iproute2
   libclang-rt-14-dev
 )
 PIP_PACKAGES=(ndeflib)

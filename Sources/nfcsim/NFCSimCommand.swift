@@ -10,6 +10,6 @@ struct NFCSimCommand: ParsableCommand {
             software under test runs exactly as it would with a physical reader. nfcsim never opens \
             a network port for this.
             """,
-        subcommands: [PN532Command.self]
+        subcommands: [PN532Command.self, VPCDCommand.self]
     )
 }

@@ -133,29 +133,9 @@ struct PN532Command: ParsableCommand {
     struct FailureExit: Error { var status: Int32; var message: String }
 
     private func makeMessage() throws -> NDEFMessage? {
-        if let ndef {
-            guard let file = fopen(ndef, "rb") else {
-                throw FailureExit(status: 66, message: "cannot open \(ndef): \(String(cString: strerror(errno)))")
-            }
-            defer { fclose(file) }
-            var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = fread(&chunk, 1, chunk.count, file)
-                if n == 0 { break }
-                bytes += chunk[0..<n]
-            }
-            do { return try NDEFMessage(decoding: bytes) } catch {
-                throw FailureExit(status: 65, message: "\(ndef) is not an NDEF message: \(error)")
-            }
+        do { return try objectMessage(uri: uri, text: text, ndef: ndef) } catch {
+            throw FailureExit(status: error.status, message: error.message)
         }
-        var records: [NDEFRecord] = []
-        if let uri { records.append(URIRecord(uri: uri).record()) }
-        if let text {
-            do { records.append(try TextRecord(text: text).record()) } catch {
-                throw FailureExit(status: 65, message: "cannot encode the text: \(error)")
-            }
-        }
-        return records.isEmpty ? nil : NDEFMessage(records: records)
     }
 
     static func hexBytes(_ text: String) -> [UInt8]? {

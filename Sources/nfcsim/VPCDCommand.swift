@@ -1,0 +1,163 @@
+import ArgumentParser
+import CommandLineIO
+import NDEF
+import NFCSim
+import NFCTags
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `nfcsim vpcd`: a virtual card in a vpcd reader of pcscd.
+struct VPCDCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vpcd",
+        abstract: "Put a virtual NFC object into a pcscd reader through the vsmartcard vpcd driver.",
+        discussion: """
+            pcscd's vpcd driver (Debian package vsmartcard-vpcd) offers a reader that waits on a \
+            TCP port; nfcsim connects to it and the reader then holds a card: an NTAG or Ultralight \
+            as a PC/SC contactless storage card (the Part 3 ATR, FF CA for the UID, FF B0 for \
+            pages), or an ISO-DEP object with the NFC Forum Type 4 application (ATR 3B 81 80 01 80 \
+            80, plain APDUs). When nfcsim closes the connection the card leaves the reader. Every \
+            PC/SC program (pcsc_scan, pyscard, nfcscan) sees it as a card on a real reader. pcscd \
+            notices a card within about half a second.
+
+            nfcsim only connects to --host (127.0.0.1 unless told otherwise); it listens on \
+            nothing and changes no setting.
+
+            A private pcscd (recommended): the vpcd driver listens on every network interface \
+            (0.0.0.0), and Debian's /etc/reader.conf.d/vpcd makes the system pcscd do so on ports \
+            35963 and 35964. To keep that off the network, scripts/private-pcscd.sh runs a pcscd \
+            of your own with a vpcd reader inside a private network and mount namespace \
+            (unshare -r -m -n: no root needed, a private /run, loopback only, the reader.conf in a \
+            temporary directory). It prints the socket clients use and runs a command inside:
+
+              $ scripts/private-pcscd.sh -- nfcsim vpcd --uri https://example.com/poster --for 30
+              PCSCLITE_CSOCK_NAME=/tmp/nfcsim-pcscd.XXXXXX/run/pcscd/pcscd.comm
+              $ PCSCLITE_CSOCK_NAME=/tmp/nfcsim-pcscd.XXXXXX/run/pcscd/pcscd.comm pcsc_scan
+
+            With the system pcscd and its vpcd reader (port 35963, the default):
+
+              $ nfcsim vpcd --text "Summer concert in the park" --type ntag215
+              $ pcsc_scan
+
+            An ISO-DEP (Type 4) object, arriving after 2 seconds and staying 5:
+
+              $ nfcsim vpcd --type type4 --uri https://example.com --after 2 --for 5
+
+            Content: --uri and --text make one record each (a link first, then the text); --ndef \
+            reads a file holding an encoded NDEF message instead. With none of them the object is \
+            formatted but empty. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
+            SIGTERM; either way the card leaves the reader.
+            """
+    )
+
+    enum ObjectType: String, ExpressibleByArgument, CaseIterable {
+        case ntag213, ntag215, ntag216, ultralight, type4
+
+        var product: Type2Product? {
+            switch self {
+            case .ntag213: .ntag213
+            case .ntag215: .ntag215
+            case .ntag216: .ntag216
+            case .ultralight: .ultralight
+            case .type4: nil
+            }
+        }
+    }
+
+    @Option(help: "Put a link record with this URI on the object.")
+    var uri: String?
+
+    @Option(help: "Put a text record (English) on the object.")
+    var text: String?
+
+    @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the object.", valueName: "file"))
+    var ndef: String?
+
+    @Option(help: "The object: ntag213, ntag215, ntag216, ultralight (Type 2) or type4 (ISO-DEP).")
+    var type: ObjectType = .ntag213
+
+    @Option(help: ArgumentHelp("The object's 7-byte UID in hex.", valueName: "hex"))
+    var uid: String?
+
+    @Option(name: .customLong("for"), help: ArgumentHelp("Keep the card in the reader this many seconds (default: until interrupted).", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Put the card in only after this many seconds (default: at once).", valueName: "seconds"))
+    var after: Double?
+
+    @Option(help: "The vpcd reader's TCP port (the DEVICENAME /dev/null:PORT of its reader.conf entry).")
+    var port: Int = 35963
+
+    @Option(help: "Where pcscd runs. vpcd has no authentication: keep this on the local machine.")
+    var host: String = "127.0.0.1"
+
+    @Flag(help: "Print every message between pcscd and the card on standard error.")
+    var trace = false
+
+    func validate() throws {
+        if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
+        if let after, !(after >= 0) { throw ValidationError("--after needs a number of seconds, 0 or more") }
+        if ndef != nil, uri != nil || text != nil { throw ValidationError("--ndef replaces --uri and --text; give one or the other") }
+        if !(1...65535).contains(port) { throw ValidationError("--port needs a TCP port, 1 to 65535") }
+    }
+
+    func run() throws {
+        let message: NDEFMessage?
+        do { message = try objectMessage(uri: uri, text: text, ndef: ndef) } catch {
+            printError(error.message); throw ExitCode(error.status)
+        }
+        var uidBytes: [UInt8]?
+        if let uid {
+            guard case .success(let bytes) = Hex.decode(uid), bytes.count == 7 else {
+                printError("--uid needs 7 bytes in hex, such as 04a1b2c3d4e5f6"); throw ExitCode(64)
+            }
+            uidBytes = bytes
+        }
+        let card: any VPCDCard
+        let summary: String
+        do {
+            if let product = type.product {
+                let tag = try VirtualType2Tag(product: product, uid: uidBytes ?? VirtualType2Tag.defaultUID, message: message)
+                card = VPCDType2Card(tag: tag)
+                summary = "\(product.name) UID \(Self.hex(tag.uid)) as a PC/SC contactless storage card"
+            } else {
+                let object = try VirtualType4Tag(message: message)
+                let type4 = VPCDType4Card(object: object, uid: uidBytes ?? VirtualType4Tag.pn532DefaultUID)
+                card = type4
+                summary = "Type 4 (ISO-DEP) object UID \(Self.hex(type4.uid))"
+            }
+        } catch {
+            printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
+        }
+        let client: VPCDClient
+        do { client = try VPCDClient(card: card, host: host, port: UInt16(port)) } catch {
+            printError("\(error)"); throw ExitCode(71)
+        }
+        if trace { client.trace = { line in printError(line) } }
+        client.onArrival = { writeLine("nfcsim: the card is in the reader") }
+        client.stopOnSignals()
+        writeLine("nfcsim: \(summary), ATR: \(Self.hex(card.atr).uppercased())")
+        writeLine("nfcsim: vpcd reader at \(host) port \(port)\(after.map { ", arriving in \($0) s" } ?? "")")
+        let start = ContinuousClock.now
+        let arrival = after.map { start + .milliseconds(Int64($0 * 1000)) }
+        let departure = duration.map { (arrival ?? start) + .milliseconds(Int64($0 * 1000)) }
+        let stop: VPCDStop
+        do { stop = try client.run(arrival: arrival, departure: departure) } catch {
+            printError("\(error)"); client.shutdown(); throw ExitCode(69)
+        }
+        client.shutdown()
+        switch stop {
+        case .departed, .objectLeft: writeLine("nfcsim: the card left the reader; stopping")
+        case .signal, .stopped: writeLine("nfcsim: stopped")
+        case .driverClosed:
+            printError("pcscd closed the connection (it stopped, or dropped the reader)")
+            throw ExitCode(69)
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]]) }.joined(separator: " ")
+    }
+}
