@@ -227,7 +227,13 @@ public struct PN532Emulator: Sendable {
 
     /// Activates the object with the given modulation; its target data (Tg first) when it answers.
     private mutating func activate(brTy: UInt8, initiatorData: [UInt8], now: ContinuousClock.Instant) -> [UInt8]? {
-        guard objectPresent(at: now), state != .halted, var object = target else { return nil }
+        guard objectPresent(at: now), var object = target else {
+            // Out of the field the object has no power: it forgets HALT and selection, so it (or
+            // another object) answers again when it comes back.
+            state = .idle
+            return nil
+        }
+        guard state != .halted else { return nil }
         var data: [UInt8] = [0x01]
         switch (brTy, object.identity) {
         case (0x00, .iso14443A(let sensRes, let selRes, let nfcid1, let ats)):
