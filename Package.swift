@@ -40,9 +40,12 @@ let package = Package(
         .target(name: "NFCReaders", dependencies: ["LibNFC", "NFCTags"]),
         // Unbuffered whole-line output shared by the command-line tools.
         .target(name: "CommandLineIO"),
+        // Scanning for a person: the copy catalog and its rules, content described in plain words,
+        // a scan over every reader the backends see.
+        .target(name: "NFCScanKit", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCReaders"]),
 
         .executableTarget(name: "nfcscan", dependencies: [
-            "NDEF", "NDEFReport", "CommandLineIO",
+            "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCScanKit", "CommandLineIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "ndef-bench", dependencies: ["NDEF"], path: "Benchmarks/ndef-bench"),
@@ -63,6 +66,7 @@ let package = Package(
         .testTarget(name: "NFCSimVPCDTests", dependencies: ["NDEF", "NFCTags", "NFCSim"],
                     exclude: ["pcsc_apdu.py"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders"]),
+        .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCScanKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,17 +1,20 @@
 import ArgumentParser
 
 @main
-struct NFCScanCommand: ParsableCommand {
+struct NFCScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nfcscan",
         abstract: "See what the chip on a poster, badge, toy or label holds.",
         discussion: """
-            Reading objects through a reader arrives in a later release; today nfcscan decodes \
-            message bytes you already have (`nfcscan decode`).
+            With no subcommand, nfcscan waits for an object to be held near a reader, reads it \
+            and shows what it holds (`nfcscan scan`). `nfcscan readers` lists the readers; \
+            `nfcscan decode` decodes message bytes you already have.
 
-            Exit status: \(ExitStatus.summary)
+            Exit status: \(ExitStatus.scanSummary) `nfcscan decode` exits 66 when its input \
+            cannot be read.
             """,
         version: "nfcscan 0.1.0",
-        subcommands: [DecodeCommand.self]
+        subcommands: [ScanCommand.self, ReadersCommand.self, DecodeCommand.self],
+        defaultSubcommand: ScanCommand.self
     )
 }

@@ -1,0 +1,42 @@
+import LibNFC
+
+/// One backend's way to find and open readers. Tools keep a list of providers (libnfc today;
+/// PC/SC joins the list when its backend exists) and treat every reader the same.
+public protocol ReaderProvider: Sendable {
+    var backend: ReaderBackend { get }
+    /// The identifiers of the readers this backend can see now (libnfc: connstrings).
+    func identifiers() async throws(ReaderError) -> [String]
+    /// Opens the reader with this identifier; nil: the backend's first (explaining why none
+    /// could be opened).
+    func open(_ identifier: String?) async throws(ReaderError) -> any Reader
+    /// Whether `identifier` looks like one of this backend's (libnfc: `driver:port`), so a
+    /// reader can be named even when it is not listed.
+    func recognises(_ identifier: String) -> Bool
+}
+
+/// Readers through libnfc: devices named by `LIBNFC_DEVICE`, libnfc.conf and devices.d, and
+/// USB readers when libnfc's auto-scan is on.
+public final class LibNFCReaderProvider: ReaderProvider, @unchecked Sendable {
+    public let backend = ReaderBackend.libnfc
+    public let timing: LibNFCReader.Timing
+    private let context: Result<LibNFCContext, ReaderError>
+
+    public init(timing: LibNFCReader.Timing = .default) {
+        self.timing = timing
+        do { context = .success(try LibNFCContext()) } catch { context = .failure(.backend(error)) }
+    }
+
+    public func identifiers() async throws(ReaderError) -> [String] {
+        await LibNFCReader.connstrings(in: try context.get())
+    }
+
+    public func open(_ identifier: String?) async throws(ReaderError) -> any Reader {
+        try await LibNFCReader.open(identifier, context: try context.get(), timing: timing)
+    }
+
+    public func recognises(_ identifier: String) -> Bool {
+        let driver = identifier.split(separator: ":", maxSplits: 1).first ?? ""
+        return identifier.contains(":") && ["pn532_uart", "pn532_spi", "pn532_i2c", "arygon", "acr122s", "acr122_usb",
+                                            "pn53x_usb", "pn71xx"].contains(String(driver))
+    }
+}

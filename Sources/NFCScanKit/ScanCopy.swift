@@ -1,0 +1,156 @@
+/// Every string a person reads while scanning, in one place.
+///
+/// The wording follows ../shared/guidance/nfc.md: people "hold" an object "near" the reader (never
+/// "tap" or "touch" it), the object is named ("poster", "badge") instead of technical terms, and
+/// sentences are complete, end with punctuation and stay short. ``CopyRules`` checks every entry
+/// (the tests run it over ``entries``). A translation is one more type conforming to
+/// ``ScanCopyCatalog``; ``ScanCopy/catalog(for:object:)`` picks it.
+public protocol ScanCopyCatalog: Sendable {
+    /// The real-world object, as the person would call it ("poster"); nil: a generic word.
+    var object: String? { get }
+
+    /// The first prompt: "Hold the poster near the reader to learn more."
+    var firstPrompt: String { get }
+    /// Every later prompt: "Now hold another poster near the reader."
+    var laterPrompt: String { get }
+    /// Shown while the object is being read.
+    var reading: String { get }
+    /// A countdown after the prompt (a label, not a sentence): "59 s".
+    func secondsLeft(_ seconds: Int) -> String
+
+    /// Nothing came near the reader before the time was up.
+    var timedOut: String { get }
+    /// No reader is connected (or none answers).
+    var noReader: String { get }
+    /// Another program (or the system) holds the reader.
+    var readerBusy: String { get }
+    /// This user may not use the reader.
+    var readerNotPermitted: String { get }
+    /// The reader failed or stopped answering.
+    var readerFailed: String { get }
+    /// The object left before the whole content was read.
+    var movedAwayTooSoon: String { get }
+    /// The object answered, but not in a way this program can read.
+    var readFailed: String { get }
+    /// The object is of a kind this program cannot read yet.
+    var unsupportedObject: String { get }
+    /// The object holds bytes that make no sense.
+    var unreadableContent: String { get }
+    /// The object holds nothing.
+    var empty: String { get }
+    /// Added after a failure when the technical cause is hidden.
+    var moreDetail: String { get }
+
+    // How content is described: labels followed by the (display-safe) value.
+    func link(_ value: String) -> String
+    func phoneNumber(_ value: String) -> String
+    func emailAddress(_ value: String) -> String
+    func text(_ value: String) -> String
+    func title(_ value: String) -> String
+    func wifiNetwork(_ name: String) -> String
+    func contact(_ name: String) -> String
+    var contactWithoutName: String { get }
+    func app(_ name: String) -> String
+    func bluetoothDevice(_ name: String) -> String
+    var bluetoothDeviceWithoutName: String { get }
+    var deviceToConnect: String { get }
+    var otherContent: String { get }
+    var signature: String { get }
+}
+
+public enum ScanCopy {
+    public enum Language: String, CaseIterable, Sendable {
+        case english = "en"
+    }
+
+    /// The catalog for `language`, naming `object` (nil or empty: a generic word).
+    public static func catalog(for language: Language = .english, object: String? = nil) -> any ScanCopyCatalog {
+        let name = object.flatMap { $0.isEmpty ? nil : $0 }
+        switch language {
+        case .english: return EnglishScanCopy(object: name)
+        }
+    }
+
+    /// Every entry of a catalog with a sample value where the entry takes one: what
+    /// ``CopyRules`` checks. `isSentence` is false for labels ("Link: …") and the countdown.
+    public static func entries(of copy: any ScanCopyCatalog) -> [(key: String, text: String, isSentence: Bool)] {
+        let sample = "example"
+        return [
+            ("firstPrompt", copy.firstPrompt, true),
+            ("laterPrompt", copy.laterPrompt, true),
+            ("reading", copy.reading, true),
+            ("secondsLeft", copy.secondsLeft(59), false),
+            ("timedOut", copy.timedOut, true),
+            ("noReader", copy.noReader, true),
+            ("readerBusy", copy.readerBusy, true),
+            ("readerNotPermitted", copy.readerNotPermitted, true),
+            ("readerFailed", copy.readerFailed, true),
+            ("movedAwayTooSoon", copy.movedAwayTooSoon, true),
+            ("readFailed", copy.readFailed, true),
+            ("unsupportedObject", copy.unsupportedObject, true),
+            ("unreadableContent", copy.unreadableContent, true),
+            ("empty", copy.empty, true),
+            ("moreDetail", copy.moreDetail, true),
+            ("link", copy.link(sample), false),
+            ("phoneNumber", copy.phoneNumber(sample), false),
+            ("emailAddress", copy.emailAddress(sample), false),
+            ("text", copy.text(sample), false),
+            ("title", copy.title(sample), false),
+            ("wifiNetwork", copy.wifiNetwork(sample), false),
+            ("contact", copy.contact(sample), false),
+            ("contactWithoutName", copy.contactWithoutName, true),
+            ("app", copy.app(sample), false),
+            ("bluetoothDevice", copy.bluetoothDevice(sample), false),
+            ("bluetoothDeviceWithoutName", copy.bluetoothDeviceWithoutName, true),
+            ("deviceToConnect", copy.deviceToConnect, true),
+            ("otherContent", copy.otherContent, true),
+            ("signature", copy.signature, true),
+        ]
+    }
+}
+
+/// The English copy (the desktop rendering of the guidelines' pattern).
+public struct EnglishScanCopy: ScanCopyCatalog {
+    public let object: String?
+
+    public init(object: String? = nil) { self.object = object }
+
+    /// The object's name, or "item".
+    private var name: String { object ?? "item" }
+    /// "The poster", capitalised for the start of a sentence.
+    private var theName: String { "The \(name)" }
+
+    public var firstPrompt: String {
+        object.map { "Hold the \($0) near the reader to learn more." } ?? "Hold the item near the reader."
+    }
+    public var laterPrompt: String { "Now hold another \(name) near the reader." }
+    public var reading: String { "Reading the \(name). Keep it still." }
+    public func secondsLeft(_ seconds: Int) -> String { "\(seconds) s" }
+
+    public var timedOut: String { "No \(name) came near the reader in time. Try again." }
+    public var noReader: String { "No reader was found. Connect one and try again." }
+    public var readerBusy: String { "Another program is using the reader. Close it and try again." }
+    public var readerNotPermitted: String { "You may not use the reader. Ask your administrator." }
+    public var readerFailed: String { "The reader stopped working. Reconnect it and try again." }
+    public var movedAwayTooSoon: String { "\(theName) moved away too soon. Hold it longer." }
+    public var readFailed: String { "\(theName) couldn't be read. Try again." }
+    public var unsupportedObject: String { "This kind of \(name) can't be read yet." }
+    public var unreadableContent: String { "\(theName) holds something that can't be shown." }
+    public var empty: String { "\(theName) holds nothing." }
+    public var moreDetail: String { "Run again with --verbose to see why." }
+
+    public func link(_ value: String) -> String { "Link: \(value)" }
+    public func phoneNumber(_ value: String) -> String { "Phone number: \(value)" }
+    public func emailAddress(_ value: String) -> String { "Email address: \(value)" }
+    public func text(_ value: String) -> String { "Text: \(value)" }
+    public func title(_ value: String) -> String { "Title: \(value)" }
+    public func wifiNetwork(_ name: String) -> String { "Wi-Fi network: \(name)" }
+    public func contact(_ name: String) -> String { "Contact: \(name)" }
+    public var contactWithoutName: String { "A contact without a name." }
+    public func app(_ name: String) -> String { "App: \(name)" }
+    public func bluetoothDevice(_ name: String) -> String { "Bluetooth device: \(name)" }
+    public var bluetoothDeviceWithoutName: String { "A Bluetooth device without a name." }
+    public var deviceToConnect: String { "A device to connect to." }
+    public var otherContent: String { "Something this program can't show." }
+    public var signature: String { "A signature, which wasn't checked." }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import CommandLineIO
+import NFCReaders
+import NFCScanKit
+
+/// `nfcscan readers`: every reader the backends see, with whether it can be used.
+struct ReadersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "readers",
+        abstract: "List the readers, with their backend and status.",
+        discussion: """
+            One line per reader: backend, status, and the reader's name (with the connstring to \
+            give --reader). Each reader is opened briefly to learn its status: ready, busy (held \
+            by another program or a kernel driver), no permission, or failed. Exits 69 when there \
+            is no reader; --verbose says where nfcscan looked and what to do.
+            """
+    )
+
+    @Flag(help: "Explain every problem (drivers, permissions, configuration) in full.")
+    var verbose = false
+
+    func run() async throws {
+        quietLibnfc(unless: verbose)
+        let (all, listProblems) = await ReaderDirectory.standard().list()
+        // A configured device that is not there (LIBNFC_DEVICE naming a missing port) is no reader.
+        let listings = all.filter { if case .noReaderFound? = $0.problem { false } else { true } }
+        let problems = listProblems + all.compactMap { if case .noReaderFound? = $0.problem { $0.problem } else { nil } }
+        if listings.isEmpty {
+            printError(ScanCopy.catalog().noReader)
+            if verbose {
+                for problem in problems { printError("nfcscan: \(problem)") }
+                if problems.isEmpty { printError("nfcscan: \(ReaderError.noReaderFound(searched: "libnfc listed no device"))") }
+            }
+            throw ExitStatus.noReader
+        }
+        for listing in listings {
+            let status: String
+            switch listing.problem {
+            case nil: status = "ready"
+            case .busy?: status = "busy"
+            case .claimedByKernelDriver(_, let module)?: status = "busy (kernel module \(module))"
+            case .permissionDenied?: status = "no permission"
+            case .openFailed?, .noReaderFound?, .readerGone?, .backend?: status = "failed"
+            }
+            writeLine("\(listing.backend.rawValue)\t\(status)\t\(listing.name ?? listing.identifier)")
+            if verbose, let problem = listing.problem { printError("nfcscan: \(problem)") }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import ArgumentParser
+import CommandLineIO
+import NDEF
+import NDEFReport
+import NFCReaders
+import NFCScanKit
+import NFCTags
+
+/// `nfcscan` / `nfcscan scan`: wait for an object near any reader, read it, say what it holds.
+struct ScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Wait for an object to be held near a reader and show what it holds.",
+        discussion: """
+            nfcscan opens every reader it finds (libnfc devices: LIBNFC_DEVICE, \
+            /etc/nfc/libnfc.conf and devices.d, USB readers), asks for the object, reads it when \
+            it comes near, and prints what it holds in plain words. Text from the object is shown \
+            with control characters, terminal escape sequences and bidirectional overrides made \
+            visible; nothing from the object is ever opened or run.
+
+            The prompt goes to standard error: in a terminal it is one line with a spinner and \
+            the seconds left (no colour when NO_COLOR is set; a plain line when TERM=dumb); \
+            otherwise a plain line. What the object holds goes to standard output.
+
+            An object left near the reader is read once; take it away and hold it near again to \
+            read it again.
+
+            Examples:
+              nfcscan --object poster
+              nfcscan --json | jq -r '.records[].uri'
+              nfcscan --count 3 --object badge --json > badges.jsonl
+              LIBNFC_DEVICE=pn532_uart:/dev/ttyUSB0 nfcscan --timeout 10
+              nfcscan --reader pn532_uart:/tmp/nfcsim-pn532 --verbose
+
+            --json prints the fields of Docs/json-schema.md plus "object" (uid, technology, \
+            platform, product, capacity, reader, backend); with several objects, one JSON \
+            document per line (JSON Lines).
+
+            Exit status: \(ExitStatus.scanSummary)
+            """
+    )
+
+    @Option(help: ArgumentHelp("What the person holds, named in the prompt (poster, badge, toy, label).", valueName: "name"))
+    var object: String?
+
+    @Option(help: ArgumentHelp("Use only this reader: its connstring (pn532_uart:/dev/ttyUSB0) or part of its name.", valueName: "name"))
+    var reader: String?
+
+    @Flag(help: "Print JSON (one document per object) instead of a description.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Read this many objects, then exit.", valueName: "n"))
+    var count: Int = 1
+
+    @Flag(help: "Keep reading objects until interrupted (Ctrl-C).")
+    var continuous = false
+
+    @Option(help: ArgumentHelp("Give up when no object comes within this many seconds (default 60; with --continuous: no limit unless given).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(help: "Also print the technical cause of failures, and details of each read, on standard error.")
+    var verbose = false
+
+    func validate() throws {
+        if count < 1 { throw ValidationError("--count needs 1 or more") }
+        if continuous && count != 1 { throw ValidationError("--continuous and --count exclude each other") }
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout needs a positive number of seconds") }
+        if let object, object.isEmpty || object.count > 30 { throw ValidationError("--object needs a short name, such as poster") }
+    }
+
+    func run() async throws {
+        quietLibnfc(unless: verbose)
+        let copy = ScanCopy.catalog(object: object)
+        let readers: [any Reader]
+        do {
+            readers = try await ReaderDirectory.standard().open(named: reader)
+        } catch {
+            let (message, status) = Self.explain(error, copy: copy)
+            report(message, detail: error.description)
+            throw status
+        }
+        let session = ScanSession(readers: readers)
+        if verbose {
+            for reader in readers { printError("nfcscan: using \(reader.backend.rawValue) reader \(reader.name)") }
+        }
+        let status = await scan(session, copy: copy)
+        await session.close()
+        if let status { throw status }
+    }
+
+    /// Reads objects until done; the exit status when something failed.
+    private func scan(_ session: ScanSession, copy: any ScanCopyCatalog) async -> ExitCode? {
+        let prompt = PromptLine()
+        let wait: Duration? = (timeout ?? (continuous ? nil : 60)).map { .milliseconds(Int64($0 * 1000)) }
+        var read = 0
+        var worst: ExitCode?
+        while continuous || read < count {
+            prompt.show(read == 0 ? copy.firstPrompt : copy.laterPrompt,
+                        deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
+            let scanned: ScannedObject
+            do {
+                scanned = try await session.next(timeout: wait) {
+                    prompt.show(copy.reading, deadline: nil, secondsLeft: { copy.secondsLeft($0) })
+                }
+            } catch {
+                prompt.clear()
+                let (message, status, fatal) = Self.explain(error, copy: copy)
+                report(message, detail: error.description)
+                if fatal || !(continuous || count > 1) { return status }
+                continue
+            }
+            prompt.clear()
+            read += 1
+            if let status = show(scanned, copy: copy) {
+                if !(continuous || count > 1) { return status }
+                worst = status
+            }
+        }
+        return worst
+    }
+
+    /// Prints one object; a status when its content cannot be shown.
+    private func show(_ scanned: ScannedObject, copy: any ScanCopyCatalog) -> ExitCode? {
+        let reading = scanned.reading
+        if verbose {
+            let product = reading.product ?? reading.platform.rawValue
+            printError("nfcscan: read \(product) \(Self.hex(scanned.identifier)) on \(scanned.readerName): \(reading.ndefBytes.count) bytes in \(reading.roundTrips) round trips")
+        }
+        let records: ReportValue
+        switch reading.content {
+        case .empty:
+            records = .object([.init("records", .array([]))])
+        case .message(let message):
+            do {
+                let parsed = try NDEFParser().parse(reading.ndefBytes)
+                records = try MessageReport().report(message, layouts: parsed.layouts)
+            } catch {
+                report(copy.unreadableContent, detail: "invalid message: \(error)")
+                return ExitStatus.dataError
+            }
+        case .undecodable(let error):
+            report(copy.unreadableContent, detail: "invalid message: \(error)")
+            return ExitStatus.dataError
+        }
+        if json {
+            guard case .object(var fields) = records else { return nil }
+            fields.append(.init("object", Self.identity(scanned)))
+            writeLine(JSONWriter.string(.object(fields)))
+        } else {
+            writeLine(ContentDescription.lines(for: records, copy: copy).joined(separator: "\n"))
+        }
+        return nil
+    }
+
+    /// The object's identity for `--json` (developer-facing: technical names are fine here).
+    static func identity(_ scanned: ScannedObject) -> ReportValue {
+        var fields: [ReportValue.Field] = [.init("uid", .string(hex(scanned.identifier)))]
+        switch scanned.technology {
+        case .iso14443A(let atqa, let sak, let ats):
+            fields += [.init("technology", .string("iso14443a")), .init("atqa", .string(hex(atqa))), .init("sak", .string(hex([sak])))]
+            if !ats.isEmpty { fields.append(.init("ats", .string(hex(ats)))) }
+        case .felica(let pmm, let systemCode):
+            fields += [.init("technology", .string("felica")), .init("pmm", .string(hex(pmm))), .init("system_code", .string(hex(systemCode)))]
+        case .iso14443B(let applicationData, let protocolInfo):
+            fields += [.init("technology", .string("iso14443b")), .init("application_data", .string(hex(applicationData))),
+                       .init("protocol_info", .string(hex(protocolInfo)))]
+        case .jewel:
+            fields.append(.init("technology", .string("jewel")))
+        case .other(let name):
+            fields.append(.init("technology", .string(name)))
+        }
+        fields.append(.init("platform", .string(scanned.reading.platform.rawValue)))
+        if let product = scanned.reading.product { fields.append(.init("product", .string(product))) }
+        fields += [
+            .init("capacity", .int(scanned.reading.capacity)),
+            .init("reader", .string(scanned.readerName)),
+            .init("backend", .string(scanned.backend.rawValue)),
+        ]
+        return .object(fields)
+    }
+
+    /// The person's sentence on standard error; with --verbose the technical cause after it.
+    private func report(_ message: String, detail: String) {
+        printError(message)
+        if verbose { printError("nfcscan: \(detail)") }
+    }
+
+    /// The person-facing sentence and exit status for a reader problem.
+    static func explain(_ error: ReaderError, copy: any ScanCopyCatalog) -> (String, ExitCode) {
+        switch error {
+        case .noReaderFound, .openFailed: (copy.noReader, ExitStatus.noReader)
+        case .busy, .claimedByKernelDriver: (copy.readerBusy, ExitStatus.readerBusy)
+        case .permissionDenied: (copy.readerNotPermitted, ExitStatus.noPermission)
+        case .readerGone, .backend: (copy.readerFailed, ExitStatus.readFailed)
+        }
+    }
+
+    /// The sentence, status, and whether scanning must stop, for a failed wait or read.
+    static func explain(_ failure: ScanFailure, copy: any ScanCopyCatalog) -> (String, ExitCode, Bool) {
+        switch failure {
+        case .timedOut:
+            return (copy.timedOut, ExitStatus.timedOut, true)
+        case .reader(let error):
+            let (message, status) = explain(error, copy: copy)
+            return (message, status, true)
+        case .read(let error, _, _):
+            switch error {
+            case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
+            case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
+            case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
+            default: return (copy.readFailed, ExitStatus.readFailed, false)
+            }
+        }
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}

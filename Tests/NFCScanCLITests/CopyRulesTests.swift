@@ -1,0 +1,78 @@
+import NDEF
+import NDEFReport
+import NFCScanKit
+import Testing
+
+/// Every string a person reads follows ../shared/guidance/nfc.md.
+@Suite struct CopyRulesTests {
+    static let objects: [String?] = [nil, "poster", "badge", "toy", "product label"]
+
+    @Test(arguments: objects)
+    func everyCatalogEntryFollowsTheRules(object: String?) {
+        for language in ScanCopy.Language.allCases {
+            let copy = ScanCopy.catalog(for: language, object: object)
+            for entry in ScanCopy.entries(of: copy) {
+                let problems = CopyRules.problems(in: entry.text, isSentence: entry.isSentence)
+                #expect(problems.isEmpty, "\(language) \(entry.key) for \(object ?? "no object"): \"\(entry.text)\" \(problems)")
+            }
+        }
+    }
+
+    @Test func promptsFollowTheGuidelinesPattern() {
+        let poster = ScanCopy.catalog(object: "poster")
+        #expect(poster.firstPrompt == "Hold the poster near the reader to learn more.")
+        #expect(poster.laterPrompt == "Now hold another poster near the reader.")
+        let generic = ScanCopy.catalog()
+        #expect(generic.firstPrompt == "Hold the item near the reader.")
+        #expect(generic.laterPrompt == "Now hold another item near the reader.")
+        #expect(ScanCopy.catalog(object: "").firstPrompt == generic.firstPrompt)
+    }
+
+    @Test func theCheckerCatchesWhatTheGuidelinesForbid() {
+        #expect(CopyRules.problems(in: "Tap your phone to the NFC tag.").contains(.bannedWord("tap")))
+        #expect(CopyRules.problems(in: "Tap your phone to the NFC tag.").contains(.bannedWord("nfc")))
+        #expect(CopyRules.problems(in: "Tap your phone to the NFC tag.").contains(.bannedWord("tag")))
+        #expect(CopyRules.problems(in: "Touch the poster.") == [.bannedWord("touch")])
+        #expect(CopyRules.problems(in: "Reading the NDEF message from the RFID UID.").count == 3)
+        #expect(CopyRules.problems(in: "The reader session ended.") == [.bannedWord("reader session")])
+        #expect(CopyRules.problems(in: "Hold the poster near the reader") == [.noEndingPunctuation])
+        #expect(CopyRules.problems(in: "hold the poster near the reader.") == [.noCapital])
+        #expect(CopyRules.problems(in: String(repeating: "Hold it near. ", count: 6)).contains(.tooLong(83)))
+        #expect(CopyRules.problems(in: "  ") == [.empty])
+        // Whole words only: "vintage" and "stage" are not "tag"; labels need no full stop.
+        #expect(CopyRules.problems(in: "Hold the vintage stage poster near the reader.").isEmpty)
+        #expect(CopyRules.problems(in: "Link: example.com", isSentence: false).isEmpty)
+    }
+}
+
+/// What a person is told an object holds.
+@Suite struct ContentDescriptionTests {
+    static func lines(_ records: NDEFRecord..., object: String? = "poster") throws -> [String] {
+        let report = try MessageReport().report(NDEFMessage(records: records))
+        return ContentDescription.lines(for: report, copy: ScanCopy.catalog(object: object))
+    }
+
+    @Test func linksTextsContactsAndNetworksInPlainWords() throws {
+        #expect(try Self.lines(URIRecord(uri: "https://www.example.com/poster").record()) == ["Link: example.com/poster"])
+        #expect(try Self.lines(URIRecord(uri: "https://example.com/").record()) == ["Link: example.com"])
+        #expect(try Self.lines(URIRecord(uri: "tel:+15551234").record()) == ["Phone number: +15551234"])
+        #expect(try Self.lines(URIRecord(uri: "mailto:a@example.com?subject=x").record()) == ["Email address: a@example.com"])
+        #expect(try Self.lines(TextRecord(text: "Summer concert").record()) == ["Text: Summer concert"])
+        let card = NDEFRecord(tnf: .media, type: Array("text/vcard".utf8),
+                              payload: Array("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jane Doe\r\nEND:VCARD\r\n".utf8))
+        #expect(try Self.lines(card) == ["Contact: Jane Doe"])
+        #expect(try Self.lines(NDEFRecord(tnf: .external, type: Array("android.com:pkg".utf8), payload: Array("com.example.app".utf8)))
+                == ["App: com.example.app"])
+        #expect(try Self.lines() == ["The poster holds nothing."])
+    }
+
+    @Test func hostileTextIsNeutralised() throws {
+        let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{202E}moc.elgoog"
+        let lines = try Self.lines(TextRecord(text: hostile).record(), URIRecord(uri: "https://evil.example/\u{202E}gpj.exe").record())
+        for line in lines {
+            #expect(!line.unicodeScalars.contains { DisplayText.isUnsafe($0) }, "\(line)")
+        }
+        #expect(lines[0] == "Text: \\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{202e}moc.elgoog")
+        #expect(lines[1] == "Link: evil.example/\\u{202e}gpj.exe")
+    }
+}
