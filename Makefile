@@ -18,13 +18,10 @@ build:
 release:
 	$(SWIFT) build -c release
 
-# The main job, for now: decode the shipped sample poster, as a person and as a script sees it.
+# The main job: a simulated poster on a simulated reader (a PN532 on a pseudo-terminal, driven by
+# the real libnfc), read by nfcscan; then a message decoded from a file.
 demo: deps release
-	@echo '$$ nfcscan decode Docs/samples/poster.ndef'
-	@.build/release/nfcscan decode Docs/samples/poster.ndef
-	@echo
-	@echo '$$ nfcscan decode --json Docs/samples/poster.ndef'
-	@.build/release/nfcscan decode --json Docs/samples/poster.ndef
+	bash scripts/demo.sh .build/release
 
 # Every test: unit and property tests, the ndeflib differential test, and the fuzzers.
 test: deps unit oracle fuzz
