@@ -123,6 +123,20 @@ struct OneAfterAnother: PN532Target {
     }
 }
 
+/// A target that answers `exchanges` frames, then leaves the field.
+struct LeavesMidRead<Inner: PN532Target>: PN532Target {
+    var inner: Inner
+    var exchanges: Int
+    var identity: PN532TargetIdentity { inner.identity }
+    var isPresent: Bool { exchanges > 0 && inner.isPresent }
+    mutating func activate() -> Bool { exchanges > 0 && inner.activate() }
+    mutating func exchange(_ command: [UInt8]) -> PN532TargetReply {
+        guard exchanges > 0 else { return .silence }
+        exchanges -= 1
+        return inner.exchange(command)
+    }
+}
+
 @Suite(.serialized) struct ScanCommandTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let otherUID: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
@@ -227,6 +241,17 @@ struct OneAfterAnother: PN532Target {
         #expect(verbose.stderr.contains("LIBNFC_DEVICE"), "--verbose adds the technical cause")
         let readers = try ScanCLI.run(["readers"], connstring: missing)
         #expect(readers.status == 69)
+    }
+
+    @Test func anObjectMovedAwayMidReadExits74() throws {
+        let long = try VirtualType2Tag(product: .ntag216, uid: Self.uid,
+                                       message: NDEFMessage(try TextRecord(text: String(repeating: "Summer concert. ", count: 50)).record()))
+        let r = try Self.withEmulator(PN532Emulator(target: LeavesMidRead(inner: long.pn532Target, exchanges: 2))) {
+            try ScanCLI.run(["--object", "poster", "--timeout", "10"], connstring: $0)
+        }
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stdout == "", "never a partial message")
+        #expect(r.stderr.hasSuffix("The poster moved away too soon. Hold it longer.\n"), "\(r.stderr)")
     }
 
     @Test func readersListsTheEmulatedReader() throws {
