@@ -36,8 +36,9 @@ let package = Package(
         .target(name: "NFCSim", dependencies: ["NDEF", "NFCTags"]),
         // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
-        // The reader abstraction and its backends (libnfc); the TagTransport for a selected object.
-        .target(name: "NFCReaders", dependencies: ["LibNFC", "NFCTags"]),
+        .target(name: "PCSC", dependencies: ["CPCSCLite"]),
+        // The reader abstraction and its backends (libnfc, PC/SC); the TagTransport for a selected object.
+        .target(name: "NFCReaders", dependencies: ["LibNFC", "PCSC", "NFCTags"]),
         // Unbuffered whole-line output shared by the command-line tools.
         .target(name: "CommandLineIO"),
         // Scanning for a person: the copy catalog and its rules, content described in plain words,
@@ -65,6 +66,10 @@ let package = Package(
         .testTarget(name: "NFCSimPN532Tests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
         .testTarget(name: "NFCSimVPCDTests", dependencies: ["NDEF", "NFCTags", "NFCSim"],
                     exclude: ["pcsc_apdu.py"]),
+        // One PC/SC check per process for PCSCReadersTests (the client library reads the socket once).
+        .executableTarget(name: "pcsc-readers-probe", dependencies: ["PCSC", "NFCTags", "NFCReaders"],
+                          path: "Tests/PCSCReadersProbe"),
+        .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "PCSC", "NFCReaders"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders"]),
         .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCScanKit"]),
     ],

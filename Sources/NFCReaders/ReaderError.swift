@@ -1,4 +1,5 @@
 import LibNFC
+import PCSC
 
 /// Why a reader could not be used, with what to do about it.
 ///
@@ -21,6 +22,14 @@ public enum ReaderError: Error, Hashable, Sendable, CustomStringConvertible {
     case readerGone(reader: String, detail: String)
     /// Another libnfc failure, with libnfc's own code and text.
     case backend(LibNFCError)
+    /// PC/SC: pcscd is not running, or its socket cannot be reached (SCARD_E_NO_SERVICE).
+    case pcscdNotRunning(socket: String)
+    /// PC/SC: another program holds this reader's card exclusively (SCARD_E_SHARING_VIOLATION).
+    case heldExclusively(reader: String)
+    /// PC/SC: pcscd refused this user (its polkit policy said no).
+    case pcscAccessDenied(detail: String)
+    /// Another PC/SC failure, with pcsc-lite's own code and text.
+    case pcsc(PCSCError)
 
     /// The udev rule file shipped with the project (copied to /etc/udev/rules.d/ when installed).
     public static let udevRulesFile = "systemd/70-nfcscan-readers.rules"
@@ -32,7 +41,7 @@ public enum ReaderError: Error, Hashable, Sendable, CustomStringConvertible {
             no contactless reader found (\(searched)). Connect a USB reader (PN533, ACR122U, SCL3711), \
             or name one: LIBNFC_DEVICE=pn532_uart:/dev/ttyUSB0, or a device in /etc/nfc/libnfc.conf \
             or /etc/nfc/devices.d/. libnfc scans USB only when LIBNFC_AUTO_SCAN is not false; serial \
-            readers must be named.
+            readers must be named. For PC/SC readers, `pcsc_scan -r` lists what pcscd sees.
             """
         case .claimedByKernelDriver(let reader, let module):
             """
@@ -60,6 +69,26 @@ public enum ReaderError: Error, Hashable, Sendable, CustomStringConvertible {
             "the reader \(reader) stopped answering (\(detail)); reconnect it"
         case .backend(let error):
             error.description
+        case .pcscdNotRunning(let socket):
+            """
+            pcscd (the PC/SC daemon) is not running, or its socket \(socket) cannot be reached. \
+            Start it: `sudo systemctl start pcscd.socket` (Debian package pcscd); a program \
+            using another pcscd names its socket in PCSCLITE_CSOCK_NAME.
+            """
+        case .heldExclusively(let reader):
+            """
+            the reader \(reader) is held exclusively by another PC/SC program (pcscd answered \
+            SCARD_E_SHARING_VIOLATION). Close the program that uses it (for example a \
+            smart-card manager, gpg's scdaemon or a browser's security device), then try again.
+            """
+        case .pcscAccessDenied(let detail):
+            """
+            pcscd refused this user (\(detail)): its polkit policy allows local active sessions \
+            only. Run from the desktop session, or allow the user with a polkit rule for the \
+            actions org.debian.pcsc-lite.access_pcsc and org.debian.pcsc-lite.access_card.
+            """
+        case .pcsc(let error):
+            "PC/SC: \(error)"
         }
     }
 }

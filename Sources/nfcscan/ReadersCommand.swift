@@ -37,10 +37,12 @@ struct ReadersCommand: AsyncParsableCommand {
             let status: String
             switch listing.problem {
             case nil: status = "ready"
-            case .busy?: status = "busy"
+            case .busy?, .heldExclusively?: status = "busy"
+            case .pcscdNotRunning?: status = "pcscd not running"
+            case .pcscAccessDenied?: status = "no permission"
             case .claimedByKernelDriver(_, let module)?: status = "busy (kernel module \(module))"
             case .permissionDenied?: status = "no permission"
-            case .openFailed?, .noReaderFound?, .readerGone?, .backend?: status = "failed"
+            case .openFailed?, .noReaderFound?, .readerGone?, .backend?, .pcsc?: status = "failed"
             }
             writeLine("\(listing.backend.rawValue)\t\(status)\t\(listing.name ?? listing.identifier)")
             if verbose, let problem = listing.problem { printError("nfcscan: \(problem)") }

@@ -188,10 +188,10 @@ struct ScanCommand: AsyncParsableCommand {
     /// The person-facing sentence and exit status for a reader problem.
     static func explain(_ error: ReaderError, copy: any ScanCopyCatalog) -> (String, ExitCode) {
         switch error {
-        case .noReaderFound, .openFailed: (copy.noReader, ExitStatus.noReader)
-        case .busy, .claimedByKernelDriver: (copy.readerBusy, ExitStatus.readerBusy)
-        case .permissionDenied: (copy.readerNotPermitted, ExitStatus.noPermission)
-        case .readerGone, .backend: (copy.readerFailed, ExitStatus.readFailed)
+        case .noReaderFound, .openFailed, .pcscdNotRunning: (copy.noReader, ExitStatus.noReader)
+        case .busy, .claimedByKernelDriver, .heldExclusively: (copy.readerBusy, ExitStatus.readerBusy)
+        case .permissionDenied, .pcscAccessDenied: (copy.readerNotPermitted, ExitStatus.noPermission)
+        case .readerGone, .backend, .pcsc: (copy.readerFailed, ExitStatus.readFailed)
         }
     }
 

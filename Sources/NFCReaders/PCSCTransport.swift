@@ -1,0 +1,103 @@
+import NFCTags
+import PCSC
+import Synchronization
+
+/// The link to one card connected through PC/SC.
+///
+/// - Type 2 (a Part 3 storage card): the reader speaks to the chip, the host sends pseudo-APDUs.
+///   READ `30 pp` becomes READ BINARY `FF B0 00 pp 10` (16 bytes = 4 pages), WRITE `A2 pp d0..d3`
+///   becomes UPDATE BINARY `FF D6 00 pp 04 d0..d3`. NXP's GET_VERSION and FAST_READ do not pass
+///   (``LinkCapabilities/passesType2Extensions`` is false; sending them is
+///   ``TransportError/notSupported(_:)``). Status words: `90 00` is the data; `6A 82` (no such
+///   page) is the chip's NAK, passed on as a one-byte NAK; `63 00` (the reader's "operation
+///   failed": the chip did not answer) is ``TransportError/timeout``; `6A 81`/`6D 00`/`6E 00`
+///   are "not supported"; anything else is a protocol error.
+/// - Type 4 (ISO-DEP): APDUs pass as they are; responses are at most 256 data bytes plus the
+///   status word (extended-length APDUs are not assumed).
+///
+/// Errors: the card gone (SCARD_W_REMOVED_CARD, SCARD_E_NO_SMARTCARD, SCARD_W_RESET_CARD), or
+/// any call after the reader saw it leave, is ``TransportError/objectRemoved``; the reader or
+/// pcscd gone is ``TransportError/readerGone``; an exchange that failed (SCARD_E_NOT_TRANSACTED,
+/// SCARD_W_UNRESPONSIVE_CARD) is ``TransportError/timeout``.
+public final class PCSCTransport: TagTransport, @unchecked Sendable {
+    public let capabilities: LinkCapabilities
+    public let platform: TagPlatform?
+    let card: PCSCCard
+    private let current = Mutex(true)
+
+    /// Bytes of one READ BINARY for Type 2: one READ's 16 bytes.
+    public static let type2ReadLength = 16
+
+    init(card: PCSCCard, platform: TagPlatform?) {
+        self.card = card
+        self.platform = platform
+        capabilities = platform == .type2
+            ? LinkCapabilities(maxResponseLength: Self.type2ReadLength, passesType2Extensions: false, extendedLengthAPDUs: false)
+            : LinkCapabilities(maxResponseLength: 258, passesType2Extensions: false, extendedLengthAPDUs: false)
+    }
+
+    var isCurrent: Bool { current.withLock { $0 } }
+    func retire() { current.withLock { $0 = false } }
+
+    public func transceive(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
+        guard isCurrent else { throw .objectRemoved }
+        guard platform == .type2 else { return try await transmit(command) }
+        guard let code = command.first else { throw .protocolError("empty command") }
+        switch code {
+        case 0x30 where command.count == 2:
+            let response = try await transmit([0xFF, 0xB0, 0x00, command[1], UInt8(Self.type2ReadLength)])
+            return try Self.type2Answer(response, data: true)
+        case 0xA2 where command.count == 6:
+            let response = try await transmit([0xFF, 0xD6, 0x00, command[1], 0x04] + command[2...])
+            return try Self.type2Answer(response, data: false)
+        case 0x60: throw .notSupported("GET_VERSION (60) over a PC/SC storage-card link")
+        case 0x3A: throw .notSupported("FAST_READ (3A) over a PC/SC storage-card link")
+        default: throw .notSupported("Type 2 command \(PCSCCardIdentity.hex(code)) over a PC/SC storage-card link")
+        }
+    }
+
+    /// A pseudo-APDU's response as the Type 2 chip's answer: the data, an ACK (0x0A) for a write,
+    /// or a one-byte NAK.
+    static func type2Answer(_ response: [UInt8], data: Bool) throws(TransportError) -> [UInt8] {
+        guard response.count >= 2 else { throw .protocolError("a response without status word") }
+        let sw = (response[response.count - 2], response[response.count - 1])
+        let body = Array(response.dropLast(2))
+        switch sw {
+        case (0x90, 0x00): return data ? body : [0x0A]
+        case (0x62, 0x82) where data && !body.isEmpty: return body
+        case (0x6A, 0x82): return [0x00]
+        case (0x63, 0x00): throw .timeout
+        case (0x6A, 0x81), (0x6D, 0x00), (0x6E, 0x00): throw .notSupported("this command (status word \(PCSCCardIdentity.hex(sw.0, sw.1)))")
+        default: throw .protocolError("status word \(PCSCCardIdentity.hex(sw.0, sw.1))")
+        }
+    }
+
+    func transmit(_ apdu: [UInt8]) async throws(TransportError) -> [UInt8] {
+        do {
+            return try await card.transmit(apdu, maxResponse: 258 + 2)
+        } catch {
+            throw map(error)
+        }
+    }
+
+    /// Resets the card and connects again (the reader re-activates it).
+    public func reactivate() async throws(TransportError) {
+        guard isCurrent else { throw .objectRemoved }
+        do { try await card.reconnect(initialization: .reset) } catch { throw map(error) }
+    }
+
+    func map(_ error: PCSCError) -> TransportError {
+        guard isCurrent else { return .objectRemoved }
+        return Self.map(error)
+    }
+
+    /// How a PC/SC failure reaches the tag protocols.
+    public static func map(_ error: PCSCError) -> TransportError {
+        switch error.kind {
+        case .removedCard, .noSmartcard, .resetCard: .objectRemoved
+        case .readerUnavailable, .unknownReader, .noService, .serviceStopped, .invalidHandle: .readerGone
+        case .notTransacted, .unresponsiveCard, .unpoweredCard, .timeout: .timeout
+        default: .protocolError(error.description)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+// A test helper for PCSCReadersTests: one PC/SC check per process, since the client library
+// reads PCSCLITE_CSOCK_NAME once per process (the test starts a private pcscd for each check).
+// Prints `key=value` lines; every wait is bounded by the last argument (seconds).
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+import NFCReaders
+import NFCTags
+import PCSC
+
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first, let limit = arguments.last.flatMap(Double.init) else {
+    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive ... SECONDS"); exit(64)
+}
+// The bound on the whole check.
+DispatchQueue.global().asyncAfter(deadline: .now() + limit) { say("timeout"); exit(3) }
+
+func firstEvent(_ reader: PCSCReader) async throws -> (ReaderEvent?, AsyncThrowingStream<ReaderEvent, any Error>.AsyncIterator) {
+    var iterator = reader.events().makeAsyncIterator()
+    return (try await iterator.next(), iterator)
+}
+
+do {
+    switch command {
+    case "list":
+        for name in try await PCSCReader.readerNames() { say("reader=\(name)") }
+    case "read", "late-read":
+        let reader = try await PCSCReader.open()
+        say("opened=\(reader.name)")
+        var events = reader.events().makeAsyncIterator()
+        while let event = try await events.next() {
+            switch event {
+            case .arrived(let object):
+                say("arrived uid=\(hex(object.identifier)) platform=\(object.platform.map { "\($0)" } ?? "none") technology=\(object.technology)")
+                if command == "late-read" {
+                    // Hold on to the object while it leaves the field, then read.
+                    try await Task.sleep(for: .seconds(Double(arguments[1])!))
+                }
+                do {
+                    let reading = try await object.readNDEF()
+                    say("ndef=\(hex(reading.ndefBytes)) roundTrips=\(reading.roundTrips) capacity=\(reading.capacity) uid=\(hex(reading.uid ?? []))")
+                } catch {
+                    say("readError=\(error)")
+                }
+            case .removed(let identifier):
+                say("removed uid=\(hex(identifier))")
+                await reader.close()
+                say("closed")
+                exit(0)
+            }
+        }
+        say("ended")
+    case "cancel":
+        let context = try await PCSCContext.establish()
+        // Wait for the card first (it stays), so nothing changes during the measured wait.
+        let name = try await context.readers().first ?? ""
+        var states = [PCSCReaderState(reader: name)]
+        repeat {
+            states = try await context.statusChange(states)
+            states[0].acknowledge()
+        } while !states[0].flags.contains(.present)
+        let start = ContinuousClock.now
+        let waiter = Task { [states] () -> String in
+            do { _ = try await context.statusChange(states); return "changed" } catch { return (error as? PCSCError)?.kind == .cancelled ? "cancelled" : "\(error)" }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        let cancelAt = ContinuousClock.now
+        context.cancel()
+        let outcome = await waiter.value
+        let waited = cancelAt - start, after = ContinuousClock.now - cancelAt
+        say("outcome=\(outcome) waitedBeforeCancelMs=\(waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000) returnedAfterCancelUs=\(after.components.seconds * 1_000_000 + after.components.attoseconds / 1_000_000_000_000)")
+        await context.release()
+    case "exclusive":
+        // A second client takes the card exclusively; the reader must explain that it is held.
+        let other = try await PCSCContext.establish()
+        let name = try await other.readers().first ?? ""
+        var states = [PCSCReaderState(reader: name)]
+        while !(states[0].flags.contains(.present)) {
+            states = try await other.statusChange(states)
+            states[0].acknowledge()
+        }
+        let held = try await other.connect(name, share: .exclusive)
+        let heldATR = try await held.status().atr
+        say("held=\(name) atr=\(hex(heldATR))")
+        let reader = try await PCSCReader.open(name)
+        var events = reader.events().makeAsyncIterator()
+        do {
+            let event = try await events.next()
+            say("event=\(String(describing: event))")
+        } catch let error as ReaderError {
+            if case .heldExclusively = error { say("busy=heldExclusively") }
+            say("error=\(error)")
+        }
+        await reader.close()
+        await held.disconnect()
+        await other.release()
+    default:
+        say("unknown command \(command)"); exit(64)
+    }
+    exit(0)
+} catch let error as ReaderError {
+    say("readerError=\(error)")
+    if case .pcscdNotRunning = error { say("kind=pcscdNotRunning") }
+    exit(1)
+} catch {
+    say("error=\(error)")
+    exit(1)
+}

@@ -1,0 +1,143 @@
+import Foundation
+import NDEF
+@testable import NFCReaders
+import NFCTags
+import PCSC
+import Testing
+
+/// The PC/SC backend through the real pcsc-lite client library and a private pcscd
+/// (scripts/private-pcscd.sh) whose vpcd reader holds an `nfcsim vpcd` object. Each check runs
+/// in the pcsc-readers-probe helper, so each gets its own socket.
+@Suite(.serialized) struct PCSCReaderTests {
+    static let uid = "04a1b2c3d4e5f6"
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    static func messageFile(_ message: NDEFMessage) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pcsc-readers-\(UUID().uuidString).ndef")
+        try Data(message.encoded()).write(to: url)
+        return url
+    }
+
+    @Test func theVPCDReaderIsListedOncePCSCDHasStarted() throws {
+        let pcscd = try PrivatePCSCD(nfcsim: ["--uri", "https://example.com", "--for", "5"])
+        defer { pcscd.stop() }
+        let result = try PCSCRig.probe(["list", "5"], socket: pcscd.socket, timeout: 10)
+        #expect(!result.timedOut)
+        #expect(result.output.contains("reader=nfcsim 00 00"), "\(result.output)\n\(pcscd.log)")
+    }
+
+    @Test func aFullNTAG215ArrivesIsReadExactlyAndLeaves() throws {
+        // 478 text characters: a 488-byte message, a 492-byte TLV in the 496 bytes the CC offers.
+        let message = NDEFMessage(try TextRecord(text: String(repeating: "poster ", count: 68) + "ab").record())
+        let file = try Self.messageFile(message)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", "ntag215", "--ndef", file.path, "--uid", Self.uid, "--after", "1", "--for", "2"])
+        defer { pcscd.stop() }
+        let result = try PCSCRig.probe(["read", "10"], socket: pcscd.socket, timeout: 15)
+        #expect(!result.timedOut)
+        #expect(result.status == 0, "\(result.output)\n\(pcscd.log)")
+        let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)")
+        #expect(arrived.contains("uid=\(Self.uid)") && arrived.contains("platform=type2") && arrived.contains("MIFARE Ultralight"), "\(arrived)")
+        let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
+        #expect(read.hasPrefix("ndef=\(Self.hex(message.encoded())) "), "exactly the message written")
+        #expect(read.contains("uid=\(Self.uid)"))
+        #expect(result.output.contains("removed uid=\(Self.uid)"), "\(result.output)")
+        let roundTrips = read.split(separator: " ").first { $0.hasPrefix("roundTrips=") }.map { String($0.dropFirst(11)) } ?? "?"
+        print("PC/SC full NTAG215 (\(message.encoded().count)-byte message): \(roundTrips) round trips (READ BINARY FF B0, 16 bytes each)")
+    }
+
+    @Test func aType4ObjectIsReadWithPlainAPDUs() throws {
+        let message = NDEFMessage(URIRecord(uri: "https://example.com/poster").record())
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", "type4", "--uri", "https://example.com/poster", "--uid", Self.uid, "--after", "0.5", "--for", "2"])
+        defer { pcscd.stop() }
+        let result = try PCSCRig.probe(["read", "10"], socket: pcscd.socket, timeout: 15)
+        #expect(!result.timedOut)
+        let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)\n\(pcscd.log)")
+        #expect(arrived.contains("platform=type4") && arrived.contains("ISO-DEP"), "\(arrived)")
+        #expect(result.line(startingWith: "ndef=")?.hasPrefix("ndef=\(Self.hex(message.encoded())) ") == true, "\(result.output)")
+        #expect(result.output.contains("removed uid="), "\(result.output)")
+    }
+
+    @Test func anObjectThatLeftBeforeTheReadIsObjectRemoved() throws {
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", "ntag215", "--uri", "https://example.com/poster", "--after", "0.5", "--for", "1"])
+        defer { pcscd.stop() }
+        // The probe holds the arrived object for 2.5 s, while the card leaves, then reads it.
+        let result = try PCSCRig.probe(["late-read", "2.5", "10"], socket: pcscd.socket, timeout: 15)
+        #expect(!result.timedOut)
+        let error = try #require(result.value("readError"), "\(result.output)\n\(pcscd.log)")
+        #expect(error == TagReadError.objectRemoved(roundTrips: 0).description || error.contains("moved away too soon"), "\(error)")
+    }
+
+    @Test func sCardCancelEndsAWaitPromptly() throws {
+        let pcscd = try PrivatePCSCD(nfcsim: ["--uri", "https://example.com", "--for", "5"])
+        defer { pcscd.stop() }
+        let result = try PCSCRig.probe(["cancel", "5"], socket: pcscd.socket, timeout: 10)
+        #expect(result.value("outcome")?.hasPrefix("cancelled") == true, "\(result.output)")
+        let after = result.output.split(separator: " ").first { $0.hasPrefix("returnedAfterCancelUs=") }
+            .flatMap { Int($0.dropFirst("returnedAfterCancelUs=".count).trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let microseconds = try #require(after, "\(result.output)")
+        print("SCardCancel ended a waiting SCardGetStatusChange after \(microseconds) µs")
+        #expect(microseconds < 200_000)
+    }
+
+    @Test func aReaderHeldExclusivelyByAnotherClientIsExplained() throws {
+        let pcscd = try PrivatePCSCD(nfcsim: ["--uri", "https://example.com", "--for", "5"])
+        defer { pcscd.stop() }
+        let result = try PCSCRig.probe(["exclusive", "8"], socket: pcscd.socket, timeout: 12)
+        #expect(result.output.contains("busy=heldExclusively"), "\(result.output)\n\(pcscd.log)")
+        #expect(result.value("error")?.contains("nfcsim 00 00") == true)
+    }
+
+    @Test func noPCSCDSaysHowToStartIt() throws {
+        try PCSCRig.requireAll()
+        let result = try PCSCRig.probe(["list", "5"], socket: "/nonexistent/pcscd-\(UUID().uuidString)/pcscd.comm", timeout: 10)
+        #expect(result.output.contains("kind=pcscdNotRunning"), "\(result.output)")
+        #expect(result.output.contains("systemctl start pcscd.socket"))
+    }
+}
+
+/// The pieces that need no daemon.
+struct PCSCBackendUnitTests {
+    static func bytes(_ hex: String) -> [UInt8] {
+        let digits = Array(hex.filter { !$0.isWhitespace })
+        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
+    }
+
+    @Test func part3ATRsNameTheCard() {
+        let ultralight = PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68"))
+        #expect(ultralight.kind == .storageCard(standard: 0x03, name: 0x0003))
+        #expect(ultralight.platform == .type2)
+        #expect(ultralight.description == "PC/SC storage card: MIFARE Ultralight (ISO 14443 A part 3)")
+        let classic = PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 01 00 00 00 00 6A"))
+        #expect(classic.platform == nil && classic.description.contains("MIFARE Classic 1K"))
+        #expect(PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 3A 00 00 00 00 51")).platform == .type2)
+        #expect(PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42")).platform == .type3)
+        let desfire = PCSCCardIdentity(atr: Self.bytes("3B 81 80 01 80 80"))
+        #expect(desfire.kind == .isoDEP(historicalBytes: [0x80]) && desfire.platform == .type4)
+        #expect(PCSCCardIdentity(atr: Self.bytes("3B 80 80 01 01")).platform == .type4)
+        #expect(PCSCCardIdentity(atr: Self.bytes("3B 95 13 81 01 80 73 FF 01 00 0B")).kind == .other)
+    }
+
+    @Test func storageCardStatusWordsBecomeType2Answers() throws {
+        #expect(try PCSCTransport.type2Answer(Array(repeating: 7, count: 16) + [0x90, 0x00], data: true) == Array(repeating: 7, count: 16))
+        #expect(try PCSCTransport.type2Answer([0x6A, 0x82], data: true) == [0x00], "no such page: the chip's NAK")
+        #expect(try PCSCTransport.type2Answer([0x90, 0x00], data: false) == [0x0A], "a write's ACK")
+        #expect(throws: TransportError.timeout) { try PCSCTransport.type2Answer([0x63, 0x00], data: true) }
+        #expect(throws: TransportError.protocolError("status word 6C 10")) { try PCSCTransport.type2Answer([0x6C, 0x10], data: true) }
+    }
+
+    @Test func cardGoneCodesAreObjectRemoved() {
+        for code in [PCSCError.removedCard, .noSmartcard, .resetCard] { #expect(PCSCTransport.map(code) == .objectRemoved) }
+        #expect(PCSCTransport.map(.readerUnavailable) == .readerGone)
+        #expect(PCSCTransport.map(.notTransacted) == .timeout)
+        #expect(PCSCReader.explain(.sharingViolation, reader: "ACS ACR122U 00 00") == .heldExclusively(reader: "ACS ACR122U 00 00"))
+        #expect(PCSCReader.explain(.securityViolation, reader: nil).description.contains("polkit"))
+        #expect(PCSCError.noService.text == "Service not available.")
+    }
+
+    @Test func multiStringsSplitOnNUL() {
+        let chars: [CChar] = Array("nfcsim 00 00\0nfcsim 00 01\0\0".utf8).map { CChar(bitPattern: $0) }
+        #expect(PCSCContext.multiString(chars) == ["nfcsim 00 00", "nfcsim 00 01"])
+    }
+}
