@@ -74,8 +74,25 @@ public struct DetectedObject: Sendable {
         switch platform {
         case .type2?: try await Type2Tag.readNDEF(over: transport, uid: identifier)
         case .type4?: try await Type4Tag.readNDEF(over: transport, uid: identifier)
+        case .type3?: try await Self.unlessPCSC(transport, "Type 3 (FeliCa)") { () async throws(TagReadError) in
+            try await Type3Tag.readNDEF(over: transport, idm: identifier)
+        }
+        case .type1?: try await Self.unlessPCSC(transport, "Type 1 (Topaz/Jewel)") { () async throws(TagReadError) in
+            try await Type1Tag.readNDEF(over: transport)
+        }
         default: throw .unsupported("reading \(platform.map { "\($0)" } ?? "this kind of object") is not implemented")
         }
+    }
+
+    /// PC/SC Part 3 maps READ BINARY of storage cards, not Topaz RID/RALL/RSEG or FeliCa Check
+    /// frames, and vendors' pass-through commands differ from reader to reader: Types 1 and 3 are
+    /// read through libnfc (PN53x) only.
+    private static func unlessPCSC(_ transport: any TagTransport, _ kind: String,
+                                   _ read: () async throws(TagReadError) -> TagReading) async throws(TagReadError) -> TagReading {
+        guard !(transport is PCSCTransport) else {
+            throw .unsupported("reading \(kind) objects over PC/SC; use a libnfc reader (PN53x) for them")
+        }
+        return try await read()
     }
 
     /// The platform activation data points to.

@@ -5,7 +5,7 @@ import NFCTags
 public enum VirtualObjectError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The content needs `needed` bytes; the object holds `capacity`.
     case doesNotFit(needed: Int, capacity: Int)
-    /// A UID of the wrong length (Type 2 chips have 7 bytes).
+    /// A UID of the wrong length (Type 1 and 2 chips have 7 bytes, a FeliCa IDm 8).
     case invalidUID(length: Int)
     /// A raw memory image whose size is not the chip's.
     case wrongImageSize(expected: Int, actual: Int)
@@ -13,7 +13,7 @@ public enum VirtualObjectError: Error, Hashable, Sendable, CustomStringConvertib
     public var description: String {
         switch self {
         case .doesNotFit(let needed, let capacity): "content needs \(needed) bytes, the object holds \(capacity)"
-        case .invalidUID(let length): "a Type 2 UID has 7 bytes, not \(length)"
+        case .invalidUID(let length): "a Type 1 or 2 UID has 7 bytes and a FeliCa IDm 8, not \(length)"
         case .wrongImageSize(let expected, let actual): "the chip's memory is \(expected) bytes, the image \(actual)"
         }
     }

@@ -33,6 +33,12 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The read needs something the object or link cannot do (for example READ BINARY B1 with
     /// an MLe too small for its response header).
     case unsupported(String)
+    /// Type 3: the Attribute Information Block's checksum (bytes 14–15) is not the sum of bytes 0–13.
+    case attributeChecksum(stored: Int, computed: Int)
+    /// Type 3: WriteF is 0x0F: a writer was interrupted and the stored message is incomplete.
+    case writeInProgress
+    /// Type 3: a FeliCa command answered with non-zero status flags.
+    case felicaStatus(command: String, flag1: UInt8, flag2: UInt8)
 
     public var description: String {
         switch self {
@@ -54,6 +60,11 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidNDEFLength(let length, let maximum):
             "the NDEF file claims a \(length)-byte message but holds at most \(maximum)"
         case .unsupported(let what): "not supported: \(what)"
+        case .attributeChecksum(let stored, let computed):
+            "the attribute information block is corrupt (checksum \(stored), bytes sum to \(computed))"
+        case .writeInProgress: "the object's NDEF message was left half-written (WriteF 0F)"
+        case .felicaStatus(let command, let flag1, let flag2):
+            "\(command) failed with status flags \(Hex.code(flag1)) \(Hex.code(flag2))"
         }
     }
 }

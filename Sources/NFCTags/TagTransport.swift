@@ -8,6 +8,18 @@
 /// A 4-bit ACK/NAK (Type 2 chips answer errors with 4 bits, not a frame) arrives as a one-byte
 /// response holding those bits in its low nibble: no data response of a Type 2 command is one
 /// byte long, so protocols can tell them apart.
+///
+/// Framing per platform, as the frames cross this seam:
+/// - Type 2: the chip's command bytes (`30 PP`, `60`, `3A SS EE`), no CRC_A.
+/// - Type 4: command APDUs; responses end with SW1 SW2.
+/// - Type 3 (NFC-F): the whole FeliCa frame from its length byte on — `LEN CMD IDm params…`,
+///   LEN counting itself — and the response likewise (`LEN 07 IDm SF1 SF2 …` for Check); no
+///   preamble, sync code or CRC. This is exactly what libnfc's `nfc_initiator_transceive_bytes`
+///   (PN53x InDataExchange) takes and returns for a FeliCa target (``FeliCaFrame``).
+/// - Type 1 (Topaz/Jewel): the short form a PN53x takes — command code, then ADD and DATA where
+///   the command has them (`78`, `00`, `10 ADDS`); the reader adds the zero padding, the UID echo
+///   and CRC_B. Responses carry no CRC; the address echo of READ/READ8/RSEG may be dropped (a
+///   PN53x drops it) or kept (``Type1Command``).
 public protocol TagTransport: Sendable {
     /// What the link can carry. Protocols size and choose their commands from it.
     var capabilities: LinkCapabilities { get }

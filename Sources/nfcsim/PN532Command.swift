@@ -11,7 +11,7 @@ import Glibc
 struct PN532Command: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pn532",
-        abstract: "Emulate a PN532 reader on a pseudo-terminal with a Type 2 tag in its field.",
+        abstract: "Emulate a PN532 reader on a pseudo-terminal with a tag (Type 1, 2 or 3) in its field.",
         discussion: """
             nfcsim creates a pseudo-terminal, answers on it as a PN532 chip on a serial line \
             does, and prints the connstring libnfc needs. Any libnfc program then finds the tag, \
@@ -41,14 +41,15 @@ struct PN532Command: ParsableCommand {
     )
 
     enum TagType: String, ExpressibleByArgument, CaseIterable {
-        case ntag213, ntag215, ntag216, ultralight
+        case ntag213, ntag215, ntag216, ultralight, felica, topaz96, topaz512
 
-        var product: Type2Product {
+        var product: Type2Product? {
             switch self {
             case .ntag213: .ntag213
             case .ntag215: .ntag215
             case .ntag216: .ntag216
             case .ultralight: .ultralight
+            case .felica, .topaz96, .topaz512: nil
             }
         }
     }
@@ -62,7 +63,7 @@ struct PN532Command: ParsableCommand {
     @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the tag.", valueName: "file"))
     var ndef: String?
 
-    @Option(help: "The tag: ntag213, ntag215, ntag216 or ultralight.")
+    @Option(help: "The tag: ntag213, ntag215, ntag216, ultralight (Type 2), felica (a FeliCa Lite-S, Type 3), topaz96 or topaz512 (Type 1).")
     var type: TagType = .ntag213
 
     @Option(help: ArgumentHelp("The tag's 7-byte UID in hex.", valueName: "hex"))
@@ -102,8 +103,20 @@ struct PN532Command: ParsableCommand {
             }
             uidBytes = bytes
         }
-        let tag: VirtualType2Tag
-        do { tag = try VirtualType2Tag(product: type.product, uid: uidBytes, message: message) } catch {
+        let target: any PN532Target, summary: String
+        do {
+            switch type {
+            case .felica:
+                let tag = try VirtualType3Tag(message: message)
+                (target, summary) = (tag.pn532Target, "FeliCa Lite-S IDm \(Self.hex(tag.idm))")
+            case .topaz96, .topaz512:
+                let tag = try VirtualType1Tag(product: type == .topaz96 ? .topaz96 : .topaz512, uid: uid == nil ? VirtualType1Tag.defaultUID : uidBytes, message: message)
+                (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Self.hex(tag.uid))")
+            default:
+                let tag = try VirtualType2Tag(product: type.product!, uid: uidBytes, message: message)
+                (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Self.hex(tag.uid))")
+            }
+        } catch {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
         let start = ContinuousClock.now
@@ -111,13 +124,13 @@ struct PN532Command: ParsableCommand {
         let departure = duration.map { (arrival ?? start) + .milliseconds(Int64($0 * 1000)) }
         let host: PN532PTYHost
         do {
-            host = try PN532PTYHost(emulator: PN532Emulator(target: tag.pn532Target, arrival: arrival, departure: departure), link: link)
+            host = try PN532PTYHost(emulator: PN532Emulator(target: target, arrival: arrival, departure: departure), link: link)
         } catch {
             printError("\(error)"); throw ExitCode(71)
         }
         if trace { host.trace = { line in printError(line) } }
         host.stopOnSignals()
-        writeLine("nfcsim: PN532 on \(host.slavePath)\(link.map { " (linked from \($0))" } ?? ""), \(type.product.name) UID \(Self.hex(tag.uid))")
+        writeLine("nfcsim: PN532 on \(host.slavePath)\(link.map { " (linked from \($0))" } ?? ""), \(summary)")
         writeLine("LIBNFC_DEVICE=\(host.connstring)")
         let stop: PN532HostStop
         do { stop = try host.run(until: keepReader ? nil : departure) } catch {

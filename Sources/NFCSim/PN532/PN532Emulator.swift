@@ -248,6 +248,8 @@ public struct PN532Emulator: Sendable {
             guard zip(wanted, systemCode).allSatisfy({ $0 == 0xFF || $0 == $1 }) else { return nil }
             let withCode = initiatorData[3] == 0x01
             data += [withCode ? 0x14 : 0x12, 0x01] + idm + pmm + (withCode ? systemCode : [])
+        case (0x04, .jewel(let sensRes, let jewelID)):
+            data += sensRes + jewelID
         default:
             return nil
         }
@@ -257,6 +259,10 @@ public struct PN532Emulator: Sendable {
         blockNumber = 1
         return data
     }
+
+    /// Jewel commands whose air answer starts with the address: READ, READ8, RSEG, WRITE-E,
+    /// WRITE-NE, WRITE-E8, WRITE-NE8.
+    static let jewelAddressEchoes: Set<UInt8> = [0x01, 0x02, 0x10, 0x53, 0x1A, 0x54, 0x1B]
 
     /// A UID given as InListPassiveTarget initiator data: the plain UID, or cascaded (88 + 3 bytes).
     private static func uidMatches(_ given: [UInt8], _ uid: [UInt8]) -> Bool {
@@ -295,6 +301,8 @@ public struct PN532Emulator: Sendable {
                 found = activate(brTy: 0x01, initiatorData: [0x00, 0xFF, 0xFF, 0x00, 0x00], now: now)
             case (0x02, .felica?), (0x12, .felica?):
                 found = activate(brTy: 0x02, initiatorData: [0x00, 0xFF, 0xFF, 0x00, 0x00], now: now)
+            case (0x04, .jewel?):
+                found = activate(brTy: 0x04, initiatorData: [], now: now)
             default:
                 found = nil
             }
@@ -307,7 +315,13 @@ public struct PN532Emulator: Sendable {
         guard tg & 0x3F == 0x01, state == .selected, target != nil else { return [Status.notAcceptable.rawValue] }
         guard objectPresent(at: now) else { return [Status.timeout.rawValue] }
         switch target!.exchange(data) {
-        case .data(let reply): return [Status.ok.rawValue] + reply
+        case .data(let reply):
+            // The PN53x drops the address echo of Jewel READ/READ8/RSEG/WRITE answers (libnfc's
+            // utils/jewel.h sizes them without it).
+            if case .jewel = target!.identity, let code = data.first, Self.jewelAddressEchoes.contains(code), !reply.isEmpty {
+                return [Status.ok.rawValue] + reply.dropFirst()
+            }
+            return [Status.ok.rawValue] + reply
         // A NAK inside InDataExchange: libnfc counts any non-zero status as a failed command.
         case .nak: return [Status.mifareAuthenticationError.rawValue]
         case .silence: return [Status.timeout.rawValue]

@@ -7,6 +7,9 @@ public enum PN532TargetIdentity: Hashable, Sendable {
     /// FeliCa (NFC-F) at 212 and 424 kbps: IDm (NFCID2), PMm and the system code it answers
     /// POLLING with.
     case felica(idm: [UInt8], pmm: [UInt8], systemCode: [UInt8])
+    /// Jewel/Topaz (NFC Forum Type 1) at 106 kbps: SENS_RES (`0C 00` for Topaz, as libnfc prints
+    /// it) and the 4-byte Jewel ID (UID0–3, what RID reports).
+    case jewel(sensRes: [UInt8], jewelID: [UInt8])
 
     /// Whether the target takes part in ISO-DEP (ISO 14443-4) after selection.
     public var isISODEP: Bool {
@@ -27,7 +30,8 @@ public enum PN532TargetReply: Hashable, Sendable {
 
 /// An object the emulated PN532 can find in its field. For ISO-DEP objects `exchange` receives
 /// the APDUs (the PN532 does the block protocol itself); for Type 2 objects the raw commands
-/// (READ `30 PP`, GET_VERSION `60`, …); for FeliCa the command frames including their length byte.
+/// (READ `30 PP`, GET_VERSION `60`, …); for FeliCa the command frames including their length byte;
+/// for Jewel the short commands (`78`, `00`, `02 ADD8`, `10 ADDS`).
 public protocol PN532Target: Sendable {
     var identity: PN532TargetIdentity { get }
     /// Whether the object is in the field at all (independently of the emulator's timer).
