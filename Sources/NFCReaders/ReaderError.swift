@@ -7,7 +7,7 @@ import PCSC
 /// drivers, modules and files. Wording for the person holding the object belongs to the scan
 /// tools, which map these cases to their own copy.
 public enum ReaderError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No reader was found. `searched` says where (the connstrings or libnfc's scan).
+    /// No reader was found. `searched` says where (the connstrings, libnfc's scan, pcscd).
     case noReaderFound(searched: String)
     /// A kernel driver holds the reader (the `pn533_usb` module binds PN533/ACR122-class USB
     /// readers for the kernel's own stack), so libnfc cannot claim it.
@@ -38,10 +38,12 @@ public enum ReaderError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .noReaderFound(let searched):
             """
-            no contactless reader found (\(searched)). Connect a USB reader (PN533, ACR122U, SCL3711), \
-            or name one: LIBNFC_DEVICE=pn532_uart:/dev/ttyUSB0, or a device in /etc/nfc/libnfc.conf \
-            or /etc/nfc/devices.d/. libnfc scans USB only when LIBNFC_AUTO_SCAN is not false; serial \
-            readers must be named. For PC/SC readers, `pcsc_scan -r` lists what pcscd sees.
+            no contactless reader found (\(searched)). libnfc: connect \
+            a USB reader (PN533, ACR122U, SCL3711), or name one: LIBNFC_DEVICE=pn532_uart:/dev/ttyUSB0, \
+            or a device in /etc/nfc/libnfc.conf or /etc/nfc/devices.d/; libnfc scans USB only when \
+            LIBNFC_AUTO_SCAN is not false, and serial readers must be named. PC/SC: pcscd must run \
+            (`sudo systemctl start pcscd.socket`, Debian package pcscd; another pcscd's socket is \
+            named in PCSCLITE_CSOCK_NAME) with the reader's driver; `pcsc_scan -r` lists what it sees.
             """
         case .claimedByKernelDriver(let reader, let module):
             """

@@ -1,7 +1,7 @@
 import LibNFC
 
-/// One backend's way to find and open readers. Tools keep a list of providers (libnfc today;
-/// PC/SC joins the list when its backend exists) and treat every reader the same.
+/// One backend's way to find and open readers. Tools keep a list of providers (libnfc and PC/SC:
+/// `ReaderDirectory.standard()`) and treat every reader the same.
 public protocol ReaderProvider: Sendable {
     var backend: ReaderBackend { get }
     /// The identifiers of the readers this backend can see now (libnfc: connstrings).
@@ -12,12 +12,19 @@ public protocol ReaderProvider: Sendable {
     /// Whether `identifier` looks like one of this backend's (libnfc: `driver:port`), so a
     /// reader can be named even when it is not listed.
     func recognises(_ identifier: String) -> Bool
+    /// Where this backend looked, when it lists no reader ("libnfc listed no device").
+    var noneListed: String { get }
+}
+
+extension ReaderProvider {
+    public var noneListed: String { "\(backend.rawValue) listed no reader" }
 }
 
 /// Readers through libnfc: devices named by `LIBNFC_DEVICE`, libnfc.conf and devices.d, and
 /// USB readers when libnfc's auto-scan is on.
 public final class LibNFCReaderProvider: ReaderProvider, @unchecked Sendable {
     public let backend = ReaderBackend.libnfc
+    public let noneListed = "libnfc listed no device"
     public let timing: LibNFCReader.Timing
     private let context: Result<LibNFCContext, ReaderError>
 

@@ -6,10 +6,11 @@ public struct ReaderDirectory: Sendable {
 
     public init(providers: [any ReaderProvider]) { self.providers = providers }
 
-    /// The backends this build has, in the order they are searched. The PC/SC backend is added
-    /// here when it exists.
+    /// The backends this build has, in the order they are searched: libnfc, then PC/SC (pcscd).
+    /// A backend with nothing here (libnfc lists no device, pcscd is not running) adds no reader
+    /// and no error while another backend has readers.
     public static func standard() -> ReaderDirectory {
-        ReaderDirectory(providers: [LibNFCReaderProvider()])
+        ReaderDirectory(providers: [LibNFCReaderProvider(), PCSCReaderProvider()])
     }
 
     /// One line of `nfcscan readers`.
@@ -28,6 +29,7 @@ public struct ReaderDirectory: Sendable {
         for provider in providers {
             let identifiers: [String]
             do { identifiers = try await provider.identifiers() } catch { problems.append(error); continue }
+            if identifiers.isEmpty { problems.append(.noReaderFound(searched: provider.noneListed)) }
             for identifier in identifiers {
                 do {
                     let reader = try await provider.open(identifier)
@@ -44,6 +46,13 @@ public struct ReaderDirectory: Sendable {
     /// Opens every reader (or the one named: an identifier or a part of a reader's name). Throws
     /// the most telling problem when none opens.
     public func open(named wanted: String? = nil) async throws(ReaderError) -> [any Reader] {
+        try await openAll(named: wanted).readers
+    }
+
+    /// Opens every reader (or the one named), with the problems met on the way when some reader
+    /// did open (a backend with nothing here, a reader that could not be opened): for `--verbose`.
+    /// Throws ``noReader(_:wanted:)`` of the problems when none opens.
+    public func openAll(named wanted: String? = nil) async throws(ReaderError) -> (readers: [any Reader], problems: [ReaderError]) {
         var readers: [any Reader] = [], problems: [ReaderError] = []
         for provider in providers {
             var identifiers: [String]
@@ -67,14 +76,30 @@ public struct ReaderDirectory: Sendable {
                 do { readers.append(try await provider.open(identifier)) } catch { problems.append(error) }
             }
         }
-        if readers.isEmpty {
-            throw Self.mostTelling(problems) ?? .noReaderFound(searched: wanted.map { "no reader named \($0)" } ?? "no backend listed a reader")
-        }
-        return readers
+        if readers.isEmpty { throw Self.noReader(problems, wanted: wanted) }
+        return (readers, problems)
     }
 
-    /// A problem that names a cause beats "nothing found".
-    static func mostTelling(_ problems: [ReaderError]) -> ReaderError? {
-        problems.first { if case .noReaderFound = $0 { false } else { true } } ?? problems.first
+    /// What one backend's problem says when it only means "no reader here": libnfc listing no
+    /// device, pcscd listing no reader, pcscd not running. nil for a problem worth reporting on
+    /// its own (a kernel module, permissions, a busy reader).
+    public static func absence(_ problem: ReaderError) -> String? {
+        switch problem {
+        case .noReaderFound(let searched): searched
+        case .pcscdNotRunning(let socket): "pcscd is not running (no socket at \(socket))"
+        default: nil
+        }
+    }
+
+    /// The error for "no reader could be used": a problem that names a cause beats "nothing
+    /// found"; otherwise one ``ReaderError/noReaderFound(searched:)`` saying what every backend
+    /// found ("libnfc listed no device; pcscd is not running (…)").
+    public static func noReader(_ problems: [ReaderError], wanted: String? = nil) -> ReaderError {
+        if let telling = problems.first(where: { absence($0) == nil }) { return telling }
+        var searched: [String] = wanted.map { ["no reader named \($0)"] } ?? []
+        for problem in problems {
+            if let absent = absence(problem), !searched.contains(absent) { searched.append(absent) }
+        }
+        return .noReaderFound(searched: searched.isEmpty ? "no backend listed a reader" : searched.joined(separator: "; "))
     }
 }

@@ -9,8 +9,9 @@ struct ReadersCommand: AsyncParsableCommand {
         commandName: "readers",
         abstract: "List the readers, with their backend and status.",
         discussion: """
-            One line per reader: backend, status, and the reader's name (with the connstring to \
-            give --reader). Each reader is opened briefly to learn its status: ready, busy (held \
+            One line per reader: backend (libnfc or pcsc), status, and the reader's name (libnfc: \
+            with the connstring to give --reader; pcsc: pcscd's name for it). pcscd not running \
+            adds no line (--verbose says so). Each reader is opened briefly to learn its status: ready, busy (held \
             by another program or a kernel driver), no permission, or failed. Exits 69 when there \
             is no reader; --verbose says where nfcscan looked and what to do.
             """
@@ -28,11 +29,13 @@ struct ReadersCommand: AsyncParsableCommand {
         if listings.isEmpty {
             printError(ScanCopy.catalog().noReader)
             if verbose {
-                for problem in problems { printError("nfcscan: \(problem)") }
-                if problems.isEmpty { printError("nfcscan: \(ReaderError.noReaderFound(searched: "libnfc listed no device"))") }
+                for problem in problems where ReaderDirectory.absence(problem) == nil { printError("nfcscan: \(problem)") }
+                // What each backend found, in one sentence: "libnfc listed no device; pcscd is not running (…)".
+                printError("nfcscan: \(ReaderDirectory.noReader(problems.filter { ReaderDirectory.absence($0) != nil }))")
             }
             throw ExitStatus.noReader
         }
+        if verbose { noteProblems(listProblems) }
         for listing in listings {
             let status: String
             switch listing.problem {
@@ -47,5 +50,13 @@ struct ReadersCommand: AsyncParsableCommand {
             writeLine("\(listing.backend.rawValue)\t\(status)\t\(listing.name ?? listing.identifier)")
             if verbose, let problem = listing.problem { printError("nfcscan: \(problem)") }
         }
+    }
+}
+
+/// With --verbose, the problems met while some reader could be used: a backend with nothing here
+/// in a few words ("pcscd is not running (…)"), anything else explained in full.
+func noteProblems(_ problems: [ReaderError]) {
+    for problem in problems {
+        printError("nfcscan: \(ReaderDirectory.absence(problem) ?? problem.description)")
     }
 }

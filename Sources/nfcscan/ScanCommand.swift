@@ -13,8 +13,9 @@ struct ScanCommand: AsyncParsableCommand {
         abstract: "Wait for an object to be held near a reader and show what it holds.",
         discussion: """
             nfcscan opens every reader it finds (libnfc devices: LIBNFC_DEVICE, \
-            /etc/nfc/libnfc.conf and devices.d, USB readers), asks for the object, reads it when \
-            it comes near, and prints what it holds in plain words. Text from the object is shown \
+            /etc/nfc/libnfc.conf and devices.d, USB readers; and every reader pcscd lists, when \
+            pcscd runs), asks for the object, reads it when it comes near, and prints what it \
+            holds in plain words. Text from the object is shown \
             with control characters, terminal escape sequences and bidirectional overrides made \
             visible; nothing from the object is ever opened or run.
 
@@ -43,7 +44,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("What the person holds, named in the prompt (poster, badge, toy, label).", valueName: "name"))
     var object: String?
 
-    @Option(help: ArgumentHelp("Use only this reader: its connstring (pn532_uart:/dev/ttyUSB0) or part of its name.", valueName: "name"))
+    @Option(help: ArgumentHelp("Use only this reader: its connstring (pn532_uart:/dev/ttyUSB0) or part of its name (libnfc or pcscd's).", valueName: "name"))
     var reader: String?
 
     @Flag(help: "Print JSON (one document per object) instead of a description.")
@@ -71,9 +72,9 @@ struct ScanCommand: AsyncParsableCommand {
     func run() async throws {
         quietLibnfc(unless: verbose)
         let copy = ScanCopy.catalog(object: object)
-        let readers: [any Reader]
+        let readers: [any Reader], problems: [ReaderError]
         do {
-            readers = try await ReaderDirectory.standard().open(named: reader)
+            (readers, problems) = try await ReaderDirectory.standard().openAll(named: reader)
         } catch {
             let (message, status) = Self.explain(error, copy: copy)
             report(message, detail: error.description)
@@ -81,6 +82,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let session = ScanSession(readers: readers)
         if verbose {
+            noteProblems(problems)
             for reader in readers { printError("nfcscan: using \(reader.backend.rawValue) reader \(reader.name)") }
         }
         let status = await scan(session, copy: copy)

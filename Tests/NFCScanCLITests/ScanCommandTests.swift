@@ -6,7 +6,9 @@ import NFCTags
 import Testing
 
 /// Runs the built `nfcscan` binary (NFCSCAN_BIN overrides where it is) with LIBNFC_DEVICE set,
-/// bounded in time: a watchdog kills it by its PID.
+/// bounded in time: a watchdog kills it by its PID. PC/SC finds no reader (PCSCLITE_CSOCK_NAME
+/// names a socket where no pcscd listens) unless `environment` names one, so a pcscd on the
+/// machine cannot change what these tests see.
 enum ScanCLI {
     static var binary: String {
         if let path = ProcessInfo.processInfo.environment["NFCSCAN_BIN"] { return path }
@@ -22,14 +24,20 @@ enum ScanCLI {
     }
 
     static func run(_ arguments: [String], connstring: String, timeout: Double = 20, environment extra: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LIBNFC_DEVICE"] = connstring
         environment["LIBNFC_AUTO_SCAN"] = "false"
         environment.removeValue(forKey: "LIBNFC_LOG_LEVEL")
+        environment["PCSCLITE_CSOCK_NAME"] = "/nonexistent/nfcscan-tests/pcscd.comm"
         environment.merge(extra) { $1 }
+        return try run(arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs nfcscan with exactly this environment.
+    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 20) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
         process.environment = environment
         let directory = FileManager.default.temporaryDirectory
         let outURL = directory.appendingPathComponent("nfcscan-out-\(UUID().uuidString)")

@@ -1,0 +1,214 @@
+import Foundation
+import NDEF
+import NDEFReport
+import NFCScanKit
+import NFCSim
+import Testing
+
+/// scripts/private-pcscd.sh running the built `nfcsim vpcd` with `arguments`: a pcscd of its own
+/// whose vpcd reader ("nfcsim 00 00") holds the object. Stopped by its PID (SIGTERM, then SIGKILL).
+final class ScanPrivatePCSCD: @unchecked Sendable {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var nfcsim: String {
+        ProcessInfo.processInfo.environment["NFCSIM_BIN"] ?? root.appendingPathComponent(".build/debug/nfcsim").path
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "\(what); run scripts/install-deps.sh" }
+    }
+
+    let process = Process()
+    private(set) var socket = ""
+    private let output = Pipe()
+    private let exited = DispatchSemaphore(value: 0)
+    private let condition = NSCondition()
+    private var text = ""
+    private var ended = false
+
+    init(nfcsim arguments: [String]) throws {
+        for name in ["pcscd", "unshare", "ip"] {
+            let found = ((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"])
+                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
+            if !found { throw Missing(what: "\(name) is not installed") }
+        }
+        guard FileManager.default.fileExists(atPath: "/usr/lib/pcsc/drivers/serial/libifdvpcd.so") else {
+            throw Missing(what: "the vpcd driver (vsmartcard-vpcd) is not installed")
+        }
+        guard FileManager.default.isExecutableFile(atPath: Self.nfcsim) else {
+            throw Missing(what: "\(Self.nfcsim) is not built (swift build --build-tests)")
+        }
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Self.root.appendingPathComponent("scripts/private-pcscd.sh").path, "--keep", "--", Self.nfcsim, "vpcd"] + arguments
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.signal() }
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self else { return }
+            self.condition.lock()
+            if data.isEmpty { self.ended = true; handle.readabilityHandler = nil } else { self.text += String(decoding: data, as: UTF8.self) }
+            self.condition.broadcast()
+            self.condition.unlock()
+        }
+        try process.run()
+        guard let line = waitForLine(startingWith: "PCSCLITE_CSOCK_NAME=", timeout: 10) else {
+            let log = stop()
+            throw Missing(what: "the private pcscd did not start: \(log)")
+        }
+        socket = String(line.dropFirst("PCSCLITE_CSOCK_NAME=".count))
+    }
+
+    var log: String { condition.withLock { text } }
+
+    func waitForLine(startingWith prefix: String, timeout: Double) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
+            if ended || !condition.wait(until: deadline) { return nil }
+        }
+    }
+
+    @discardableResult
+    func stop() -> String {
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        if exited.wait(timeout: .now() + 5) == .timedOut {
+            Issue.record("private-pcscd.sh did not stop on SIGTERM")
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
+        exited.signal()
+        condition.lock()
+        let deadline = Date().addingTimeInterval(2)
+        while !ended, condition.wait(until: deadline) {}
+        condition.unlock()
+        return log
+    }
+}
+
+/// `nfcscan` reading through pcscd: the built binary as a child process with PCSCLITE_CSOCK_NAME
+/// naming a private pcscd (the client library reads it once per process), and libnfc finding
+/// nothing (no LIBNFC_DEVICE, LIBNFC_AUTO_SCAN=false).
+@Suite(.serialized) struct PCSCScanTests {
+    static let uid = "04a1b2c3d4e5f6"
+    /// The message written to the object: a link, then a text.
+    static func message() throws -> NDEFMessage {
+        NDEFMessage(URIRecord(uri: "https://example.com/poster").record(), try TextRecord(text: "Summer concert in the park").record())
+    }
+
+    /// A socket where no pcscd listens.
+    static var noPCSCD: String { "/nonexistent/nfcscan-\(UUID().uuidString)/pcscd.comm" }
+
+    /// Runs the built nfcscan with only PC/SC able to find a reader (libnfc is given no device).
+    static func nfcscan(_ arguments: [String], socket: String, timeout: Double = 20) throws -> ScanCLI.Result {
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "LIBNFC_DEVICE")
+        environment["LIBNFC_AUTO_SCAN"] = "false"
+        environment["PCSCLITE_CSOCK_NAME"] = socket
+        return try ScanCLI.run(arguments, environment: environment, timeout: timeout)
+    }
+
+    /// The message as an NDEF file for `nfcsim vpcd --ndef`.
+    static func messageFile() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-pcsc-\(UUID().uuidString).ndef")
+        try Data(try message().encoded()).write(to: url)
+        return url
+    }
+
+    /// What `--json` prints for the message's records (what `nfcscan decode --json` prints for
+    /// the same bytes), without the closing brace: "object" follows.
+    static func expectedRecordsPrefix() throws -> String {
+        let parsed = try NDEFParser().parse(try message().encoded())
+        let document = JSONWriter.string(try MessageReport().report(parsed.message, layouts: parsed.layouts))
+        #expect(document.hasSuffix("}"))
+        return String(document.dropLast()) + #","object":"#
+    }
+
+    /// Scans one object of `type` holding the message from the private pcscd; returns the JSON
+    /// document's "object".
+    func scanOne(type: String) throws -> [String: Any] {
+        let file = try Self.messageFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pcscd = try ScanPrivatePCSCD(nfcsim: ["--type", type, "--ndef", file.path, "--uid", Self.uid, "--after", "1", "--for", "15"])
+        defer { pcscd.stop() }
+        let r = try Self.nfcscan(["--json", "--timeout", "10"], socket: pcscd.socket)
+        #expect(!r.timedOut)
+        #expect(r.status == 0, "\(r.stderr)\n\(pcscd.log)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 1, "\(r.stdout)")
+        // The records are exactly the message written.
+        #expect(r.stdout.hasPrefix(try Self.expectedRecordsPrefix()), "\(r.stdout)")
+        let document = try ScanCommandTests.json(try #require(lines.first, "\(r.stderr)\n\(pcscd.log)"))
+        let records = try #require(document["records"] as? [[String: Any]])
+        #expect(records.count == 2)
+        #expect(records.first?["uri"] as? String == "https://example.com/poster")
+        #expect(records.last?["text"] as? String == "Summer concert in the park")
+        let object = try #require(document["object"] as? [String: Any])
+        #expect(object["backend"] as? String == "pcsc")
+        #expect(object["reader"] as? String == "nfcsim 00 00")
+        print("nfcscan --json through pcscd (\(type)): \(r.stdout)", terminator: "")
+        return object
+    }
+
+    @Test func anNTAG215IsReadThroughPCSCD() throws {
+        let object = try scanOne(type: "ntag215")
+        #expect(object["uid"] as? String == Self.uid)
+        #expect(object["platform"] as? String == "type2")
+        #expect((object["technology"] as? String)?.contains("MIFARE Ultralight") == true, "\(object)")
+    }
+
+    @Test func aType4ObjectIsReadThroughPCSCD() throws {
+        let object = try scanOne(type: "type4")
+        #expect(object["platform"] as? String == "type4")
+        #expect((object["technology"] as? String)?.contains("ISO-DEP") == true, "\(object)")
+    }
+
+    @Test func readersListsTheVPCDReaderWithBackendPCSC() throws {
+        let pcscd = try ScanPrivatePCSCD(nfcsim: ["--uri", "https://example.com", "--for", "15"])
+        defer { pcscd.stop() }
+        let r = try Self.nfcscan(["readers"], socket: pcscd.socket)
+        #expect(!r.timedOut)
+        #expect(r.status == 0, "\(r.stderr)\n\(pcscd.log)")
+        #expect(r.stdout.split(separator: "\n").contains("pcsc\tready\tnfcsim 00 00"), "\(r.stdout)")
+        print("nfcscan readers through pcscd:\n\(r.stdout)", terminator: "")
+    }
+
+    @Test func noPCSCDAndNoLibnfcDeviceExits69() throws {
+        let socket = Self.noPCSCD
+        let r = try Self.nfcscan(["--timeout", "5"], socket: socket)
+        #expect(!r.timedOut)
+        #expect(r.status == 69)
+        #expect(r.stderr == "No reader was found. Connect one and try again.\n", "pcscd's absence adds nothing without --verbose")
+        let verbose = try Self.nfcscan(["--timeout", "5", "--verbose"], socket: socket)
+        #expect(verbose.status == 69)
+        #expect(verbose.stderr.contains("libnfc listed no device") && verbose.stderr.contains("pcscd is not running (no socket at \(socket))"),
+                "--verbose names what both backends found: \(verbose.stderr)")
+        let readers = try Self.nfcscan(["readers"], socket: socket)
+        #expect(readers.status == 69)
+        #expect(readers.stdout == "")
+        let readersVerbose = try Self.nfcscan(["readers", "--verbose"], socket: socket)
+        #expect(readersVerbose.status == 69)
+        #expect(readersVerbose.stderr.contains("libnfc listed no device") && readersVerbose.stderr.contains("pcscd is not running"),
+                "\(readersVerbose.stderr)")
+    }
+
+    @Test func noPCSCDLeavesALibnfcReaderWorkingAndIsMentionedOnlyWithVerbose() throws {
+        let socket = Self.noPCSCD
+        let r = try ScanCommandTests.withEmulator(PN532Emulator(target: ScanCommandTests.poster().pn532Target)) {
+            try ScanCLI.run(["--json", "--timeout", "10", "--verbose"], connstring: $0, environment: ["PCSCLITE_CSOCK_NAME": socket])
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("nfcscan: pcscd is not running (no socket at \(socket))"), "\(r.stderr)")
+        #expect(r.stdout.contains(#""backend":"libnfc""#))
+        let quiet = try ScanCommandTests.withEmulator(PN532Emulator(target: nil)) {
+            try ScanCLI.run(["readers"], connstring: $0, environment: ["PCSCLITE_CSOCK_NAME": socket])
+        }
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stderr == "")
+        #expect(quiet.stdout.hasPrefix("libnfc\tready\t"))
+    }
+}
