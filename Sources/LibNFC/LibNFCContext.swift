@@ -1,5 +1,6 @@
 import CLibNFC
 import Dispatch
+import Synchronization
 
 /// A libnfc context (`nfc_init` … `nfc_exit`).
 ///
@@ -21,14 +22,20 @@ public final class LibNFCContext: @unchecked Sendable {
 
     public init() throws(LibNFCError) {
         var context: OpaquePointer?
-        nfc_init(&context)
+        Self.lifecycle.withLock { _ in nfc_init(&context) }
         guard let context else { throw .contextUnavailable }
         pointer = context
     }
 
     deinit {
-        nfc_exit(pointer)
+        let pointer = pointer
+        Self.lifecycle.withLock { _ in nfc_exit(pointer) }
     }
+
+    /// `nfc_init` and `nfc_exit` update libnfc's process-wide state (its log set-up counter and
+    /// configuration) without a lock of their own: two contexts made or ended at once on different
+    /// threads crash inside libnfc. One lock for the whole process serialises them.
+    private static let lifecycle = Mutex(())
 
     /// The connstrings of the devices libnfc knows: user-defined ones first (from the
     /// configuration and `LIBNFC_DEVICE`, listed without being opened unless marked optional),
