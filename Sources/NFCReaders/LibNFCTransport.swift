@@ -36,7 +36,8 @@ public final class LibNFCTransport: TagTransport, @unchecked Sendable {
     init(device: LibNFCDevice, target: Target, platform: TagPlatform?) {
         self.device = device
         self.target = target
-        isType2 = platform == .type2
+        // MIFARE Classic's refused AUTHENTICATE or READ also arrives as NFC_EMFCAUTHFAIL: a NAK.
+        isType2 = platform == .type2 || platform == .mifareClassic
         capabilities = LinkCapabilities(maxResponseLength: Self.pn53xMaxResponse, passesType2Extensions: true,
                                         extendedLengthAPDUs: false)
         // Type 2 answers within a few ms; ISO-DEP objects may ask for a long frame waiting time.

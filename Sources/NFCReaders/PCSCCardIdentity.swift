@@ -48,13 +48,14 @@ public struct PCSCCardIdentity: Hashable, Sendable, CustomStringConvertible {
 
     /// The tag platform this project reads the card as: Type 2 for the Ultralight family (and
     /// NTAG), Type 4 for ISO-DEP, Type 1 for Jewel/Topaz, Type 3 for FeliCa, Type 5 for ISO 15693;
-    /// nil for MIFARE Classic and unknown cards.
+    /// MIFARE Classic for Classic 1K/4K and Mini; nil for unknown cards.
     public var platform: TagPlatform? {
         switch kind {
         case .storageCard(0x11, _): .type3
         case .storageCard(0x0B, _): .type5
         case .storageCard(_, 0x0003), .storageCard(_, 0x003A), .storageCard(_, 0x003D): .type2
         case .storageCard(_, 0x002F), .storageCard(_, 0x0030): .type1
+        case .storageCard(_, 0x0001), .storageCard(_, 0x0002), .storageCard(_, 0x0026): .mifareClassic
         case .storageCard: nil
         case .isoDEP: .type4
         case .other: nil

@@ -200,7 +200,7 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         }
         let atr = (try? await card.status().atr) ?? reportedATR
         let identity = PCSCCardIdentity(atr: atr)
-        let transport = PCSCTransport(card: card, platform: identity.platform)
+        let transport = PCSCTransport(card: card, platform: identity.platform, mifareClassicSize: identity.mifareClassicSize)
         var identifier: [UInt8] = []
         do {
             let response = try await card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00], maxResponse: 258)

@@ -24,13 +24,18 @@ public final class PCSCTransport: TagTransport, @unchecked Sendable {
     public let platform: TagPlatform?
     let card: PCSCCard
     private let current = Mutex(true)
+    /// The key in the reader's volatile slot 0 (MIFARE Classic), to load it only when it changes.
+    let loadedKey = Mutex<[UInt8]?>(nil)
+    /// MIFARE Classic 1K/4K/Mini from the ATR's card name, when the card is one.
+    public let mifareClassicSize: MifareClassicSize?
 
     /// Bytes of one READ BINARY for Type 2: one READ's 16 bytes.
     public static let type2ReadLength = 16
 
-    init(card: PCSCCard, platform: TagPlatform?) {
+    init(card: PCSCCard, platform: TagPlatform?, mifareClassicSize: MifareClassicSize? = nil) {
         self.card = card
         self.platform = platform
+        self.mifareClassicSize = mifareClassicSize
         capabilities = platform == .type2
             ? LinkCapabilities(maxResponseLength: Self.type2ReadLength, passesType2Extensions: false, extendedLengthAPDUs: false)
             : LinkCapabilities(maxResponseLength: 258, passesType2Extensions: false, extendedLengthAPDUs: false)
@@ -41,6 +46,8 @@ public final class PCSCTransport: TagTransport, @unchecked Sendable {
 
     public func transceive(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
         guard isCurrent else { throw .objectRemoved }
+        if platform == .mifareClassic { return try await mifareClassic(command) }
+        if platform == .type5 { return try await type5(command) }
         guard platform == .type2 else { return try await transmit(command) }
         guard let code = command.first else { throw .protocolError("empty command") }
         switch code {

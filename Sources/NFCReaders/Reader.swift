@@ -57,7 +57,7 @@ public struct DetectedObject: Sendable {
     public var technology: Technology
     /// The tag platform activation points to, when there is one this project reads: Type 2 for a
     /// type A object with SAK 00 (NTAG, Ultralight), Type 4 for ISO-DEP (SAK bit 0x20), Type 3
-    /// for FeliCa, Type 1 for Jewel/Topaz; nil for MIFARE Classic and other objects.
+    /// for FeliCa, Type 1 for Jewel/Topaz, MIFARE Classic for SAK 08/18/09; nil for other objects.
     public var platform: TagPlatform?
     /// Raw command frames to the object (Type 2 commands, or APDUs for ISO-DEP).
     public var transport: any TagTransport
@@ -80,6 +80,8 @@ public struct DetectedObject: Sendable {
         case .type1?: try await Self.unlessPCSC(transport, "Type 1 (Topaz/Jewel)") { () async throws(TagReadError) in
             try await Type1Tag.readNDEF(over: transport)
         }
+        case .mifareClassic?: try await readMifareClassic()
+        case .type5?: try await readType5()
         default: throw .unsupported("reading \(platform.map { "\($0)" } ?? "this kind of object") is not implemented")
         }
     }
@@ -100,6 +102,7 @@ public struct DetectedObject: Sendable {
         switch technology {
         case .iso14443A(_, let sak, _) where sak & 0x20 != 0: .type4
         case .iso14443A(_, let sak, _) where sak & 0x7F == 0x00: .type2
+        case .iso14443A(_, let sak, _) where MifareClassicSize(sak: sak) != nil: .mifareClassic
         case .iso14443A: nil
         case .felica: .type3
         case .iso14443B(_, let protocolInfo) where protocolInfo.count > 1 && protocolInfo[1] & 0x01 != 0: .type4

@@ -39,6 +39,10 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case writeInProgress
     /// Type 3: a FeliCa command answered with non-zero status flags.
     case felicaStatus(command: String, flag1: UInt8, flag2: UInt8)
+    /// MIFARE Classic: a key refused, no or a corrupt application directory, a read refused.
+    case mifareClassic(MifareClassicError)
+    /// Type 5: an ISO 15693 command answered with the error flag and this error code.
+    case iso15693Error(command: String, code: UInt8)
 
     public var description: String {
         switch self {
@@ -65,6 +69,8 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .writeInProgress: "the object's NDEF message was left half-written (WriteF 0F)"
         case .felicaStatus(let command, let flag1, let flag2):
             "\(command) failed with status flags \(Hex.code(flag1)) \(Hex.code(flag2))"
+        case .mifareClassic(let error): error.description
+        case .iso15693Error(let command, let code): "\(command) failed with ISO 15693 error \(Hex.code(code))"
         }
     }
 }

@@ -3,6 +3,9 @@ import NDEF
 /// Which NFC Forum tag platform an object speaks.
 public enum TagPlatform: String, Hashable, Sendable {
     case type1, type2, type3, type4, type5
+    /// MIFARE Classic formatted for NDEF (NXP AN1304): not an NFC Forum platform, read through
+    /// its MIFARE application directory.
+    case mifareClassic = "mifare-classic"
 }
 
 /// What one complete read of an object produced.

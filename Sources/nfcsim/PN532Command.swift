@@ -41,7 +41,7 @@ struct PN532Command: ParsableCommand {
     )
 
     enum TagType: String, ExpressibleByArgument, CaseIterable {
-        case ntag213, ntag215, ntag216, ultralight, felica, topaz96, topaz512
+        case ntag213, ntag215, ntag216, ultralight, felica, topaz96, topaz512, classic1k, classic4k
 
         var product: Type2Product? {
             switch self {
@@ -49,7 +49,7 @@ struct PN532Command: ParsableCommand {
             case .ntag215: .ntag215
             case .ntag216: .ntag216
             case .ultralight: .ultralight
-            case .felica, .topaz96, .topaz512: nil
+            case .felica, .topaz96, .topaz512, .classic1k, .classic4k: nil
             }
         }
     }
@@ -63,7 +63,7 @@ struct PN532Command: ParsableCommand {
     @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the tag.", valueName: "file"))
     var ndef: String?
 
-    @Option(help: "The tag: ntag213, ntag215, ntag216, ultralight (Type 2), felica (a FeliCa Lite-S, Type 3), topaz96 or topaz512 (Type 1).")
+    @Option(help: "The tag: ntag213, ntag215, ntag216, ultralight (Type 2), felica (a FeliCa Lite-S, Type 3), topaz96 or topaz512 (Type 1), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors).")
     var type: TagType = .ntag213
 
     @Option(help: ArgumentHelp("The tag's 7-byte UID in hex.", valueName: "hex"))
@@ -112,6 +112,10 @@ struct PN532Command: ParsableCommand {
             case .topaz96, .topaz512:
                 let tag = try VirtualType1Tag(product: type == .topaz96 ? .topaz96 : .topaz512, uid: uid == nil ? VirtualType1Tag.defaultUID : uidBytes, message: message)
                 (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Self.hex(tag.uid))")
+            case .classic1k, .classic4k:
+                let tag = try VirtualMifareClassic(size: type == .classic1k ? .classic1K : .classic4K,
+                                                   uid: uid == nil ? MifareClassicImage.defaultUID : Array(uidBytes.suffix(4)), message: message)
+                (target, summary) = (tag.pn532Target, "\(tag.size.name) UID \(Self.hex(tag.uid))")
             default:
                 let tag = try VirtualType2Tag(product: type.product!, uid: uidBytes, message: message)
                 (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Self.hex(tag.uid))")

@@ -52,7 +52,7 @@ struct VPCDCommand: ParsableCommand {
     )
 
     enum ObjectType: String, ExpressibleByArgument, CaseIterable {
-        case ntag213, ntag215, ntag216, ultralight, type4
+        case ntag213, ntag215, ntag216, ultralight, type4, classic1k, classic4k, icodeslix2
 
         var product: Type2Product? {
             switch self {
@@ -60,7 +60,7 @@ struct VPCDCommand: ParsableCommand {
             case .ntag215: .ntag215
             case .ntag216: .ntag216
             case .ultralight: .ultralight
-            case .type4: nil
+            case .type4, .classic1k, .classic4k, .icodeslix2: nil
             }
         }
     }
@@ -74,7 +74,7 @@ struct VPCDCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the object.", valueName: "file"))
     var ndef: String?
 
-    @Option(help: "The object: ntag213, ntag215, ntag216, ultralight (Type 2) or type4 (ISO-DEP).")
+    @Option(help: "The object: ntag213, ntag215, ntag216, ultralight (Type 2), type4 (ISO-DEP), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors) or icodeslix2 (Type 5, ISO 15693).")
     var type: ObjectType = .ntag213
 
     @Option(help: ArgumentHelp("The object's 7-byte UID in hex.", valueName: "hex"))
@@ -121,6 +121,15 @@ struct VPCDCommand: ParsableCommand {
                 let tag = try VirtualType2Tag(product: product, uid: uidBytes ?? VirtualType2Tag.defaultUID, message: message)
                 card = VPCDType2Card(tag: tag)
                 summary = "\(product.name) UID \(Self.hex(tag.uid)) as a PC/SC contactless storage card"
+            } else if type == .classic1k || type == .classic4k {
+                let chip = try VirtualMifareClassic(size: type == .classic1k ? .classic1K : .classic4K,
+                                                    uid: uidBytes.map { Array($0.suffix(4)) } ?? MifareClassicImage.defaultUID, message: message)
+                card = VPCDMifareClassicCard(chip: chip)
+                summary = "\(chip.size.name) UID \(Self.hex(chip.uid)) as a PC/SC contactless storage card"
+            } else if type == .icodeslix2 {
+                let chip = try VirtualType5Tag(product: .icodeSLIX2, message: message)
+                card = VPCDType5Card(chip: chip)
+                summary = "\(chip.product.name) (ISO 15693) UID \(Self.hex(chip.uid)) as a PC/SC contactless storage card"
             } else {
                 let object = try VirtualType4Tag(message: message)
                 let type4 = VPCDType4Card(object: object, uid: uidBytes ?? VirtualType4Tag.pn532DefaultUID)

@@ -110,7 +110,7 @@ struct PCSCBackendUnitTests {
         #expect(ultralight.platform == .type2)
         #expect(ultralight.description == "PC/SC storage card: MIFARE Ultralight (ISO 14443 A part 3)")
         let classic = PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 01 00 00 00 00 6A"))
-        #expect(classic.platform == nil && classic.description.contains("MIFARE Classic 1K"))
+        #expect(classic.platform == .mifareClassic && classic.description.contains("MIFARE Classic 1K"))
         #expect(PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 3A 00 00 00 00 51")).platform == .type2)
         #expect(PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42")).platform == .type3)
         let desfire = PCSCCardIdentity(atr: Self.bytes("3B 81 80 01 80 80"))

@@ -1,0 +1,93 @@
+import NFCTags
+
+extension PCSCCardIdentity {
+    /// The MIFARE Classic size the Part 3 card name gives (00 01 1K, 00 02 4K, 00 26 Mini).
+    public var mifareClassicSize: MifareClassicSize? {
+        switch kind {
+        case .storageCard(_, 0x0001): .classic1K
+        case .storageCard(_, 0x0002): .classic4K
+        case .storageCard(_, 0x0026): .mini
+        default: nil
+        }
+    }
+}
+
+/// MIFARE Classic and ISO 15693 over a PC/SC Part 3 storage-card link.
+///
+/// - MIFARE Classic: AUTHENTICATE `60|61 BB <key> <uid>` becomes LOAD KEYS
+///   `FF 82 00 00 06 <key>` (volatile slot 0; skipped when the slot already holds the key) and
+///   GENERAL AUTHENTICATE `FF 86 00 00 05 01 00 BB 60|61 00`; READ `30 BB` becomes
+///   `FF B0 00 BB 10`. `90 00` is success; `63 00` (the reader's "operation failed") and
+///   `69 82` (security status not satisfied) are the chip's refusal, passed on as a one-byte NAK.
+/// - ISO 15693: READ SINGLE BLOCK `02 20 BB` becomes `FF B0 00 BB 00` (Le 00: one block), the
+///   data returned behind a `00` flags byte; `6A 82` (no such block) becomes ISO 15693 error
+///   `01 10` (block not available). GET SYSTEM INFORMATION and READ MULTIPLE BLOCKS have no
+///   Part 3 mapping and are refused as not supported.
+extension PCSCTransport {
+    func mifareClassic(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
+        switch (command.first, command.count) {
+        case (MifareClassicCommand.authenticateA?, 12), (MifareClassicCommand.authenticateB?, 12):
+            let key = Array(command[2..<8])
+            if loadedKey.withLock({ $0 }) != key {
+                let load = try await transmit([0xFF, 0x82, 0x00, 0x00, 0x06] + key)
+                guard load == [0x90, 0x00] else {
+                    throw .protocolError("LOAD KEYS answered \(PCSCCardIdentity.hex(load))")
+                }
+                loadedKey.withLock { $0 = key }
+            }
+            let response = try await transmit([0xFF, 0x86, 0x00, 0x00, 0x05, 0x01, 0x00, command[1], command[0], 0x00])
+            return try Self.classicAnswer(response, data: false)
+        case (MifareClassicCommand.read?, 2):
+            let response = try await transmit([0xFF, 0xB0, 0x00, command[1], 0x10])
+            return try Self.classicAnswer(response, data: true)
+        default:
+            throw .notSupported("MIFARE Classic command \(PCSCCardIdentity.hex(command.prefix(1).map { $0 })) over a PC/SC storage-card link")
+        }
+    }
+
+    static func classicAnswer(_ response: [UInt8], data: Bool) throws(TransportError) -> [UInt8] {
+        guard response.count >= 2 else { throw .protocolError("a response without status word") }
+        let sw = (response[response.count - 2], response[response.count - 1])
+        switch sw {
+        case (0x90, 0x00): return data ? Array(response.dropLast(2)) : []
+        case (0x63, 0x00), (0x69, 0x82): return [0x04]
+        case (0x6A, 0x81), (0x6D, 0x00), (0x6E, 0x00): throw .notSupported("MIFARE Classic (status word \(PCSCCardIdentity.hex(sw.0, sw.1)))")
+        default: throw .protocolError("status word \(PCSCCardIdentity.hex(sw.0, sw.1))")
+        }
+    }
+
+    func type5(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
+        guard command.count == 3, command[1] == Type5Command.readSingleBlock, command[0] & 0x20 == 0 else {
+            throw .notSupported("ISO 15693 command \(PCSCCardIdentity.hex(command.dropFirst().prefix(1).map { $0 })) over a PC/SC storage-card link (only READ SINGLE BLOCK maps to FF B0)")
+        }
+        let response = try await transmit([0xFF, 0xB0, 0x00, command[2], 0x00])
+        guard response.count >= 2 else { throw .protocolError("a response without status word") }
+        switch (response[response.count - 2], response[response.count - 1]) {
+        case (0x90, 0x00): return [0x00] + response.dropLast(2)
+        case (0x6A, 0x82): return [0x01, 0x10]
+        case (0x63, 0x00): throw .timeout
+        case let (sw1, sw2): throw .protocolError("status word \(PCSCCardIdentity.hex(sw1, sw2))")
+        }
+    }
+}
+
+extension DetectedObject {
+    /// Why a Type 5 (ISO 15693) object cannot be read through libnfc.
+    public static let type5Unreachable = TagReadError.unsupported(
+        "reading Type 5 (ISO 15693) objects through libnfc: PN53x readers have no ISO 15693 radio; use a PC/SC reader that offers ISO 15693")
+
+    /// MIFARE Classic through either backend: the size from the SAK (libnfc) or the ATR's card
+    /// name (PC/SC); the link maps AUTHENTICATE and READ.
+    func readMifareClassic() async throws(TagReadError) -> TagReading {
+        var size: MifareClassicSize?
+        if case .iso14443A(_, let sak, _) = technology { size = MifareClassicSize(sak: sak) }
+        if let transport = transport as? PCSCTransport { size = transport.mifareClassicSize }
+        return try await MifareClassicTag.readNDEF(over: transport, uid: identifier, size: size)
+    }
+
+    /// Type 5 through PC/SC only (READ SINGLE BLOCK as FF B0; the CC gives the size).
+    func readType5() async throws(TagReadError) -> TagReading {
+        guard transport is PCSCTransport else { throw Self.type5Unreachable }
+        return try await Type5Tag.readNDEF(over: transport, uid: identifier, systemInformation: false)
+    }
+}

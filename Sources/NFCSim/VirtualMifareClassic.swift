@@ -1,0 +1,180 @@
+import NDEF
+import NFCTags
+
+/// Sector trailers of MIFARE Classic NDEF (NXP AN1304 §6.3, AN10787 §3.5).
+public enum MifareClassicTrailer {
+    /// Key B of the delivery state; the public formats leave it secret, and it never reads back.
+    public static let defaultKeyB: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
+    /// Access bits of a MAD sector: data read with A or B, written with B; key A never readable.
+    public static let madAccessBits: [UInt8] = [0x78, 0x77, 0x88]
+    /// Access bits of a read/write NDEF sector (transport configuration for the data blocks).
+    public static let ndefAccessBits: [UInt8] = [0x7F, 0x07, 0x88]
+
+    /// Key A, access bits, general purpose byte, key B.
+    public static func make(keyA: [UInt8], accessBits: [UInt8], generalPurposeByte: UInt8, keyB: [UInt8] = defaultKeyB) -> [UInt8] {
+        keyA + accessBits + [generalPurposeByte] + keyB
+    }
+}
+
+/// The whole memory of a MIFARE Classic formatted for NDEF as NXP AN1304 describes it.
+public enum MifareClassicImage {
+    /// A 4-byte NUID.
+    public static let defaultUID: [UInt8] = [0x5C, 0x2A, 0x91, 0xE3]
+
+    /// Block 0 (UID, BCC, SAK, ATQA, manufacturer data); sector 0 holding MAD1 (every sector
+    /// 1–15 given the NDEF AID, GPB C1 on a 1K, C2 on a 4K); on a 4K sector 16 holding MAD2
+    /// (sectors 17–39 NDEF); the NDEF sectors' data blocks holding `message` in an NDEF TLV and a
+    /// Terminator, with the public key A D3F7D3F7D3F7 and GPB 40 in their trailers.
+    public static func make(size: MifareClassicSize, uid: [UInt8] = defaultUID, message: NDEFMessage?) throws(VirtualObjectError) -> [UInt8] {
+        guard uid.count == 4 || uid.count == 7 else { throw .invalidUID(length: uid.count) }
+        let madSectors: Set<Int> = size == .classic4K ? [0, MifareClassicNDEF.mad2Sector] : [0]
+        let ndefSectors = (1..<size.sectorCount).filter { !madSectors.contains($0) }
+        let capacity = ndefSectors.reduce(0) { $0 + (size.blocks(inSector: $1) - 1) * MifareClassicSize.blockSize }
+        let area = try Type2MemoryImage.dataArea(holding: message, capacity: capacity)
+        return makeImage(size: size, uid: uid, ndefSectors: ndefSectors, dataArea: area)
+    }
+
+    /// An image whose NDEF sectors' data blocks hold exactly `dataArea` (then zeros).
+    public static func makeImage(size: MifareClassicSize, uid: [UInt8], ndefSectors: [Int], dataArea: [UInt8]) -> [UInt8] {
+        var memory = [UInt8](repeating: 0, count: size.blockCount * MifareClassicSize.blockSize)
+        func put(_ bytes: [UInt8], block: Int) {
+            memory.replaceSubrange((block * 16)..<(block * 16 + bytes.count), with: bytes)
+        }
+        let uid4 = Array(uid.suffix(4))
+        let atqa: [UInt8] = size == .classic4K ? [0x02, 0x00] : [0x04, 0x00]
+        put(uid4 + [uid4.reduce(0, ^), size.sak] + atqa + [0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69], block: 0)
+        // MAD1: CRC, info byte (card publisher sector 1 as in AN10787's example), 15 AIDs.
+        let aid = { (sector: Int) -> [UInt8] in ndefSectors.contains(sector) ? MifareClassicNDEF.ndefAID : [0x00, 0x00] }
+        let mad1Body = [0x01] + (1...15).flatMap(aid)
+        let mad1 = [MifareClassicNDEF.madCRC(mad1Body)] + mad1Body
+        put(Array(mad1[0..<16]), block: 1)
+        put(Array(mad1[16..<32]), block: 2)
+        let gpb: UInt8 = size == .classic4K ? 0xC2 : 0xC1
+        for sector in 0..<size.sectorCount {
+            let isMAD = sector == 0 || (size == .classic4K && sector == MifareClassicNDEF.mad2Sector)
+            let trailer = isMAD
+                ? MifareClassicTrailer.make(keyA: MifareClassicNDEF.madKeyA, accessBits: MifareClassicTrailer.madAccessBits, generalPurposeByte: gpb)
+                : ndefSectors.contains(sector)
+                ? MifareClassicTrailer.make(keyA: MifareClassicNDEF.ndefKeyA, accessBits: MifareClassicTrailer.ndefAccessBits, generalPurposeByte: 0x40)
+                : MifareClassicTrailer.make(keyA: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], accessBits: [0xFF, 0x07, 0x80], generalPurposeByte: 0x69)
+            put(trailer, block: size.trailerBlock(ofSector: sector))
+        }
+        if size == .classic4K {
+            let mad2Body = [0x00] + (17...39).flatMap(aid)
+            let mad2 = [MifareClassicNDEF.madCRC(mad2Body)] + mad2Body
+            let first = size.firstBlock(ofSector: MifareClassicNDEF.mad2Sector)
+            for index in 0..<3 { put(Array(mad2[(index * 16)..<(index * 16 + 16)]), block: first + index) }
+        }
+        var rest = dataArea[...]
+        for sector in ndefSectors {
+            for block in size.firstBlock(ofSector: sector)..<size.trailerBlock(ofSector: sector) where !rest.isEmpty {
+                put(Array(rest.prefix(16)), block: block)
+                rest = rest.dropFirst(16)
+            }
+        }
+        return memory
+    }
+}
+
+/// A MIFARE Classic 1K/4K (or Mini) as the chip behaves behind a reader that does the
+/// authentication and Crypto1 itself (a PN53x, a PC/SC reader), so the object sees the frames
+/// of ``MifareClassicCommand``:
+///
+/// - AUTHENTICATE checks the 4 UID bytes and the key against the sector trailer (key A or B).
+///   Success authenticates that sector (an empty response); a wrong key gets NAK 4 and sends
+///   the chip to IDLE (it answers nothing until re-activated), as the real chip stops answering.
+/// - READ of a block in the authenticated sector returns its 16 bytes; trailers read with
+///   their keys as zeros (the access bits of the NDEF formats never let keys be read). A READ
+///   outside the authenticated sector, or without authentication, gets NAK 4 and IDLE.
+/// - Other commands: NAK 0 and IDLE.
+public struct VirtualMifareClassic: VirtualObject {
+    public static let platform = TagPlatform.mifareClassic
+
+    public let size: MifareClassicSize
+    public let uid: [UInt8]
+    public private(set) var memory: [UInt8]
+    public var presence: FieldPresence
+    public private(set) var isIdle = false
+    public private(set) var authenticatedSector: Int?
+    /// AUTHENTICATE commands answered so far, and refused.
+    public private(set) var authentications = 0
+    public private(set) var refusedAuthentications = 0
+
+    public init(size: MifareClassicSize, uid: [UInt8] = MifareClassicImage.defaultUID, message: NDEFMessage?,
+                presence: FieldPresence = FieldPresence()) throws(VirtualObjectError) {
+        let image = try MifareClassicImage.make(size: size, uid: uid, message: message)
+        try self.init(size: size, uid: uid, image: image, presence: presence)
+    }
+
+    /// A chip with a raw memory image of exactly its size (block 0 on).
+    public init(size: MifareClassicSize, uid: [UInt8] = MifareClassicImage.defaultUID, image: [UInt8],
+                presence: FieldPresence = FieldPresence()) throws(VirtualObjectError) {
+        guard uid.count == 4 || uid.count == 7 else { throw .invalidUID(length: uid.count) }
+        guard image.count == size.blockCount * MifareClassicSize.blockSize else {
+            throw .wrongImageSize(expected: size.blockCount * MifareClassicSize.blockSize, actual: image.count)
+        }
+        self.size = size
+        self.uid = uid
+        memory = image
+        self.presence = presence
+    }
+
+    public var isPresent: Bool { presence.isPresent }
+
+    /// Overwrites memory from `block` on (for hostile images).
+    public mutating func write(_ bytes: [UInt8], atBlock block: Int) {
+        let start = block * MifareClassicSize.blockSize
+        precondition(start + bytes.count <= memory.count, "write past the end of the chip")
+        memory.replaceSubrange(start..<(start + bytes.count), with: bytes)
+    }
+
+    public func block(_ number: Int) -> [UInt8] {
+        Array(memory[(number * MifareClassicSize.blockSize)..<((number + 1) * MifareClassicSize.blockSize)])
+    }
+
+    public mutating func reactivate() -> Bool {
+        guard presence.isPresent else { return false }
+        isIdle = false
+        authenticatedSector = nil
+        return true
+    }
+
+    public mutating func respond(to frame: [UInt8]) -> VirtualReply {
+        guard presence.admit(), !isIdle else { return .silence }
+        let reply = answer(frame)
+        if case .nak = reply {
+            isIdle = true
+            authenticatedSector = nil
+        }
+        return reply
+    }
+
+    private mutating func answer(_ frame: [UInt8]) -> VirtualReply {
+        switch (frame.first, frame.count) {
+        case (MifareClassicCommand.authenticateA?, 12), (MifareClassicCommand.authenticateB?, 12):
+            authentications += 1
+            let block = Int(frame[1])
+            guard block < size.blockCount else { return .nak(0x4) }
+            let sector = size.sector(ofBlock: block)
+            let trailer = self.block(size.trailerBlock(ofSector: sector))
+            let key = frame[0] == MifareClassicCommand.authenticateA ? Array(trailer[0..<6]) : Array(trailer[10..<16])
+            guard Array(frame[2..<8]) == key, Array(frame[8..<12]) == Array(uid.suffix(4)) else {
+                refusedAuthentications += 1
+                return .nak(0x4)
+            }
+            authenticatedSector = sector
+            return .frame([])
+        case (MifareClassicCommand.read?, 2):
+            let block = Int(frame[1])
+            guard block < size.blockCount, authenticatedSector == size.sector(ofBlock: block) else { return .nak(0x4) }
+            var data = self.block(block)
+            if block == size.trailerBlock(ofSector: size.sector(ofBlock: block)) {
+                data.replaceSubrange(0..<6, with: [UInt8](repeating: 0, count: 6))
+                data.replaceSubrange(10..<16, with: [UInt8](repeating: 0, count: 6))
+            }
+            return .frame(data)
+        default:
+            return .nak(0x0)
+        }
+    }
+}

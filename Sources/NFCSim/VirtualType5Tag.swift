@@ -1,0 +1,115 @@
+import NDEF
+import NFCTags
+
+/// ISO 15693 chips the simulator offers (block size 4).
+public enum Type5Product: String, Hashable, Sendable, CaseIterable {
+    /// NXP ICODE SLIX: 28 blocks, IC reference 0x01.
+    case icodeSLIX
+    /// NXP ICODE SLIX2: 80 blocks.
+    case icodeSLIX2
+    /// ST ST25DV04K: 128 blocks.
+    case st25dv04k
+
+    public var blockCount: Int {
+        switch self {
+        case .icodeSLIX: 28
+        case .icodeSLIX2: 80
+        case .st25dv04k: 128
+        }
+    }
+
+    public var blockSize: Int { 4 }
+
+    public var name: String {
+        switch self {
+        case .icodeSLIX: "ICODE SLIX"
+        case .icodeSLIX2: "ICODE SLIX2"
+        case .st25dv04k: "ST25DV04K"
+        }
+    }
+
+    /// A UID (most significant byte first: E0, manufacturer, …): NXP 04, ST 02.
+    public var defaultUID: [UInt8] {
+        self == .st25dv04k ? [0xE0, 0x02, 0x26, 0x00, 0x1C, 0x5A, 0x7B, 0x31]
+                           : [0xE0, 0x04, 0x01, 0x08, 0x66, 0x2D, 0x4A, 0x90]
+    }
+}
+
+/// An NFC Forum Type 5 object (ISO 15693) answering ISO 15693-3 frames (``Type5Command``): GET
+/// SYSTEM INFORMATION, READ SINGLE BLOCK and READ MULTIPLE BLOCKS, non-addressed or addressed
+/// (flag 0x20 with the UID, least significant byte first: another UID gets no answer), with the
+/// option flag (0x40) adding a block security status byte per block. A block past the end gets
+/// error 0x10 (block not available); an unknown command error 0x01. Errors do not silence the
+/// chip.
+public struct VirtualType5Tag: VirtualObject {
+    public static let platform = TagPlatform.type5
+
+    public let product: Type5Product
+    public let uid: [UInt8]
+    public private(set) var memory: [UInt8]
+    public var presence: FieldPresence
+
+    /// A chip formatted for NDEF: a 4-byte CC `E1 40 MLEN 01` (read multiple supported), the
+    /// message in an NDEF TLV and a Terminator.
+    public init(product: Type5Product, uid: [UInt8]? = nil, message: NDEFMessage?, presence: FieldPresence = FieldPresence()) throws(VirtualObjectError) {
+        let total = product.blockCount * product.blockSize
+        let mlen = (total - 4) / 8
+        let area = try Type2MemoryImage.dataArea(holding: message, capacity: mlen * 8)
+        try self.init(product: product, uid: uid, image: [0xE1, 0x40, UInt8(mlen), 0x01] + area + [UInt8](repeating: 0, count: total - 4 - area.count),
+                      presence: presence)
+    }
+
+    /// A chip with a raw memory image of exactly its size.
+    public init(product: Type5Product, uid: [UInt8]? = nil, image: [UInt8], presence: FieldPresence = FieldPresence()) throws(VirtualObjectError) {
+        let uid = uid ?? product.defaultUID
+        guard uid.count == 8 else { throw .invalidUID(length: uid.count) }
+        guard image.count == product.blockCount * product.blockSize else {
+            throw .wrongImageSize(expected: product.blockCount * product.blockSize, actual: image.count)
+        }
+        self.product = product
+        self.uid = uid
+        memory = image
+        self.presence = presence
+    }
+
+    public var isPresent: Bool { presence.isPresent }
+
+    public mutating func write(_ bytes: [UInt8], at offset: Int) {
+        precondition(offset + bytes.count <= memory.count, "write past the end of the chip")
+        memory.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+    }
+
+    public func block(_ number: Int) -> [UInt8] {
+        Array(memory[(number * product.blockSize)..<((number + 1) * product.blockSize)])
+    }
+
+    public mutating func reactivate() -> Bool { presence.isPresent }
+
+    public mutating func respond(to frame: [UInt8]) -> VirtualReply {
+        guard presence.admit() else { return .silence }
+        guard frame.count >= 2 else { return .silence }
+        let flags = frame[0], command = frame[1]
+        var parameters = frame.dropFirst(2)
+        if flags & 0x20 != 0 {
+            guard parameters.count >= 8, Array(parameters.prefix(8)) == uid.reversed() else { return .silence }
+            parameters = parameters.dropFirst(8)
+        }
+        let option = flags & 0x40 != 0
+        let params = Array(parameters)
+        switch (command, params.count) {
+        case (Type5Command.getSystemInformation, 0):
+            return .frame([0x00, 0x0F] + uid.reversed() + [0x00, 0x00, UInt8(product.blockCount - 1), UInt8(product.blockSize - 1), 0x01])
+        case (Type5Command.readSingleBlock, 1):
+            return blocks(Int(params[0]), count: 1, option: option)
+        case (Type5Command.readMultipleBlocks, 2):
+            return blocks(Int(params[0]), count: Int(params[1]) + 1, option: option)
+        default:
+            return .frame([0x01, 0x01])
+        }
+    }
+
+    private func blocks(_ first: Int, count: Int, option: Bool) -> VirtualReply {
+        guard first + count <= product.blockCount else { return .frame([0x01, 0x10]) }
+        return .frame([0x00] + (first..<(first + count)).flatMap { (option ? [0x00] : []) + block($0) })
+    }
+}

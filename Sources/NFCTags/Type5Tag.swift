@@ -1,0 +1,165 @@
+import NDEF
+
+/// ISO/IEC 15693-3 commands as the ``TagTransport`` carries them: request flags, command code,
+/// parameters, without SOF/EOF and CRC (the backend adds them). Requests are non-addressed at
+/// high data rate (flags `02`). A response starts with its flags byte: `00` and the data, or
+/// `01` and an error code.
+///
+/// The PC/SC backend maps READ SINGLE BLOCK to READ BINARY `FF B0 00 BB 00` on a Part 3 storage
+/// card with standard `0B` (the reader answers one block) and refuses the others
+/// (``TransportError/notSupported(_:)``), so the reader there works from the capability
+/// container alone.
+public enum Type5Command {
+    public static let flags: UInt8 = 0x02
+    public static let readSingleBlock: UInt8 = 0x20
+    public static let readMultipleBlocks: UInt8 = 0x23
+    public static let getSystemInformation: UInt8 = 0x2B
+
+    public static func readSingle(block: UInt8) -> [UInt8] { [flags, readSingleBlock, block] }
+    /// Blocks `first` to `first + count - 1` (count 1–256).
+    public static func readMultiple(first: UInt8, count: Int) -> [UInt8] { [flags, readMultipleBlocks, first, UInt8(count - 1)] }
+    public static let systemInformation: [UInt8] = [flags, getSystemInformation]
+}
+
+/// What GET SYSTEM INFORMATION reported.
+public struct Type5SystemInformation: Hashable, Sendable {
+    public var uid: [UInt8]
+    /// Number of blocks and bytes per block, when the chip reports its memory size.
+    public var blockCount: Int?
+    public var blockSize: Int?
+    public var icReference: UInt8?
+
+    /// Parses the response after its flags byte.
+    init?(_ body: ArraySlice<UInt8>) {
+        var bytes = body
+        guard let infoFlags = bytes.popFirst(), bytes.count >= 8 else { return nil }
+        uid = Array(bytes.prefix(8).reversed())    // sent least significant byte first
+        bytes = bytes.dropFirst(8)
+        if infoFlags & 0x01 != 0 { guard bytes.popFirst() != nil else { return nil } }   // DSFID
+        if infoFlags & 0x02 != 0 { guard bytes.popFirst() != nil else { return nil } }   // AFI
+        if infoFlags & 0x04 != 0 {
+            guard bytes.count >= 2 else { return nil }
+            blockCount = Int(bytes[bytes.startIndex]) + 1
+            blockSize = Int(bytes[bytes.startIndex + 1] & 0x1F) + 1
+            bytes = bytes.dropFirst(2)
+        }
+        if infoFlags & 0x08 != 0 { icReference = bytes.popFirst() }
+    }
+}
+
+/// Reads the NDEF message of an NFC Forum Type 5 object (ISO 15693: ICODE SLIX, ST25DV, …).
+///
+/// 1. GET SYSTEM INFORMATION, where the link passes it (`systemInformation`): block size and
+///    count bound the data area.
+/// 2. READ SINGLE BLOCK 0 (and 1 when the blocks are too short for the capability container):
+///    the CC (``Type5CapabilityContainer``: `E1|E2`, version and access, MLEN, features). The
+///    block size is the length of the answer when the chip did not report it.
+/// 3. The data area, from the end of the CC, as far as ``TLVWalker`` says: READ MULTIPLE BLOCKS
+///    when the CC announces it and the link carries it, else one READ SINGLE BLOCK per block.
+///
+/// Limits: blocks past 255 (the extended commands of large chips) are not read.
+/// Reachability: PC/SC readers that offer ISO 15693 (standard `0B` in the Part 3 ATR) carry the
+/// block reads; libnfc cannot: PN53x chips have no ISO 15693 radio.
+public enum Type5Tag {
+    public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil,
+                                systemInformation: Bool = true) async throws(TagReadError) -> TagReading {
+        var link = CountedLink(transport)
+        var info: Type5SystemInformation?
+        if systemInformation {
+            let response = try await link.send(Type5Command.systemInformation)
+            info = try body(of: response, command: "GET SYSTEM INFORMATION").flatMap { Type5SystemInformation($0) }
+            guard info != nil else { throw .unexpectedResponse(command: "GET SYSTEM INFORMATION", expected: 10, received: response.count) }
+        }
+        var memory: [UInt8] = []
+        memory += try await readBlock(0, &link)
+        let blockSize = info?.blockSize ?? memory.count
+        guard (1...32).contains(blockSize), memory.count == blockSize else {
+            throw .unexpectedResponse(command: "READ SINGLE BLOCK 0", expected: info?.blockSize ?? 4, received: memory.count)
+        }
+        let lastBlock = min(255, (info?.blockCount ?? 256) - 1)
+        func readThrough(_ byteCount: Int, multiple: Bool, _ link: inout CountedLink) async throws(TagReadError) {
+            while memory.count < byteCount {
+                let next = memory.count / blockSize
+                guard next <= lastBlock else {
+                    throw .unsupported("Type 5 blocks past \(lastBlock) (the extended read commands of large chips)")
+                }
+                let wantedBlocks = (byteCount - memory.count + blockSize - 1) / blockSize
+                let perFrame = max(1, (link.transport.capabilities.maxResponseLength - 1) / blockSize)
+                let count = min(wantedBlocks, perFrame, lastBlock - next + 1, 256)
+                if multiple && count > 1 {
+                    let response = try await link.send(Type5Command.readMultiple(first: UInt8(next), count: count))
+                    guard let data = try body(of: response, command: "READ MULTIPLE BLOCKS \(next)"), data.count == count * blockSize else {
+                        throw .unexpectedResponse(command: "READ MULTIPLE BLOCKS \(next)", expected: 1 + count * blockSize, received: response.count)
+                    }
+                    memory += data
+                } else {
+                    let data = try await readBlock(next, &link)
+                    guard data.count == blockSize else {
+                        throw .unexpectedResponse(command: "READ SINGLE BLOCK \(next)", expected: 1 + blockSize, received: data.count + 1)
+                    }
+                    memory += data
+                }
+            }
+        }
+        try await readThrough(4, multiple: false, &link)
+        if memory[2] == 0 { try await readThrough(8, multiple: false, &link) }
+        let cc: Type5CapabilityContainer
+        do { cc = try Type5CapabilityContainer(memory.prefix(memory[2] == 0 ? 8 : 4)) } catch { throw .capabilityContainer(error) }
+        guard cc.read == .granted else { throw .readAccessDenied }
+        var capacity = cc.dataAreaSize
+        if let count = info?.blockCount { capacity = min(capacity, count * blockSize - cc.length) }
+        capacity = max(0, capacity)
+        let multiple = systemInformation && cc.supportsReadMultipleBlocks
+        let start = cc.length
+        let product: String? = info?.uid.first == 0xE0 ? "ISO 15693 (manufacturer \(Hex.code(info!.uid[1])))" : nil
+
+        while true {
+            let data = Array(memory.dropFirst(start).prefix(capacity))
+            do {
+                let found = try TLVWalker.blocks(in: data)
+                if let ndef = found.first(where: { $0.tag == .ndefMessage }) {
+                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: capacity,
+                                      ndefBytes: Array(data[ndef.valueRange]), roundTrips: link.roundTrips)
+                }
+                if found.last?.tag == .terminator || data.count >= capacity {
+                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: capacity,
+                                      ndefBytes: [], roundTrips: link.roundTrips)
+                }
+                try await readThrough(min(start + capacity, start + data.count + (multiple ? 48 : 1)), multiple: multiple, &link)
+            } catch let error as TLVError {
+                switch error {
+                case .truncated(let offset, let needed):
+                    if let found = try? TLVWalker.blocks(in: Array(data.prefix(offset))),
+                       let ndef = found.first(where: { $0.tag == .ndefMessage }) {
+                        return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: capacity,
+                                          ndefBytes: Array(data[ndef.valueRange]), roundTrips: link.roundTrips)
+                    }
+                    guard needed <= capacity else { throw .messagePastEndOfMemory(needed: needed, capacity: capacity) }
+                    try await readThrough(start + needed, multiple: multiple, &link)
+                default:
+                    throw .memory(error)
+                }
+            } catch let error as TagReadError {
+                throw error
+            } catch {
+                throw .unsupported("\(error)")
+            }
+        }
+    }
+
+    /// The data of a response, or the error it reports.
+    static func body(of response: [UInt8], command: String) throws(TagReadError) -> ArraySlice<UInt8>? {
+        guard let flags = response.first else { return nil }
+        if flags & 0x01 != 0 { throw .iso15693Error(command: command, code: response.count > 1 ? response[1] : 0) }
+        return response.dropFirst()
+    }
+
+    static func readBlock(_ block: Int, _ link: inout CountedLink) async throws(TagReadError) -> [UInt8] {
+        let command = "READ SINGLE BLOCK \(block)"
+        let response = try await link.send(Type5Command.readSingle(block: UInt8(block)))
+        guard let data = try body(of: response, command: command), !data.isEmpty else {
+            throw .unexpectedResponse(command: command, expected: 5, received: response.count)
+        }
+        return Array(data)
+    }
+}

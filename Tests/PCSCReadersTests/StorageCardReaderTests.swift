@@ -1,0 +1,56 @@
+import Foundation
+import NDEF
+@testable import NFCReaders
+import NFCTags
+import PCSC
+import Testing
+
+/// MIFARE Classic (LOAD KEYS + GENERAL AUTHENTICATE + READ BINARY) and Type 5 (READ BINARY of
+/// ISO 15693 blocks) through the real pcsc-lite and a private pcscd holding `nfcsim vpcd`.
+@Suite(.serialized) struct StorageCardReaderTests {
+    static let message = NDEFMessage(URIRecord(uri: "https://example.com/storage").record(),
+                                     try! TextRecord(text: String(repeating: "Storage card. ", count: 12)).record())
+
+    func read(_ type: String) throws -> PCSCRig.Result {
+        let file = try PCSCReaderTests.messageFile(Self.message)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--ndef", file.path, "--after", "0.5", "--for", "3"])
+        defer { pcscd.stop() }
+        let result = try PCSCRig.probe(["read", "12"], socket: pcscd.socket, timeout: 15)
+        #expect(!result.timedOut, "\(result.output)\n\(pcscd.log)")
+        return result
+    }
+
+    @Test(arguments: [("classic1k", "MIFARE Classic 1K"), ("classic4k", "MIFARE Classic 4K")])
+    func mifareClassicIsReadWithLoadKeysAndGeneralAuthenticate(type: String, name: String) throws {
+        let result = try read(type)
+        let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)")
+        #expect(arrived.contains("platform=mifareClassic") && arrived.contains(name) && arrived.contains("uid=5c2a91e3"), "\(arrived)")
+        let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
+        #expect(read.hasPrefix("ndef=\(PCSCReaderTests.hex(Self.message.encoded())) "), "\(read)")
+        print("PC/SC \(name): \(read.split(separator: " ").dropFirst().joined(separator: " "))")
+    }
+
+    @Test func type5IsReadBlockByBlock() throws {
+        let result = try read("icodeslix2")
+        let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)")
+        #expect(arrived.contains("platform=type5") && arrived.contains("ISO 15693 part 3"), "\(arrived)")
+        let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
+        #expect(read.hasPrefix("ndef=\(PCSCReaderTests.hex(Self.message.encoded())) "), "\(read)")
+        #expect(read.contains("uid=e004010866"), "\(read)")
+        print("PC/SC ICODE SLIX2: \(read.split(separator: " ").dropFirst().joined(separator: " "))")
+    }
+
+    @Test func classicAndType5StatusWords() throws {
+        #expect(try PCSCTransport.classicAnswer([0x90, 0x00], data: false) == [])
+        #expect(try PCSCTransport.classicAnswer([0x63, 0x00], data: false) == [0x04])
+        #expect(try PCSCTransport.classicAnswer([0x69, 0x82], data: true) == [0x04])
+        #expect(PCSCCardIdentity(atr: Self.atr("0001")).platform == .mifareClassic)
+        #expect(PCSCCardIdentity(atr: Self.atr("0002")).mifareClassicSize == .classic4K)
+    }
+
+    static func atr(_ name: String) -> [UInt8] {
+        guard case .success(let bytes) = Hex.decode("3B8F8001804F0CA00000030603\(name)0000000000") else { return [] }
+        return bytes
+    }
+}
