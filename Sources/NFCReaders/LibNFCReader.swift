@@ -196,6 +196,7 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     private func watch(_ transport: LibNFCTransport) async throws {
         while true {
             try await Task.sleep(for: timing.presenceInterval)
+            if transport.readsInProgress.withLock({ $0 }) > 0 { continue }
             if let last = transport.lastActivity.withLock({ $0 }), last.duration(to: .now) < timing.presenceInterval { continue }
             if try await !device.targetIsPresent(nil) { return }
         }

@@ -29,6 +29,13 @@ public final class LibNFCTransport: TagTransport, @unchecked Sendable {
     private let current = Mutex(true)
     /// When the last exchange ended; the reader's presence check keeps out of a read's way.
     let lastActivity = Mutex<ContinuousClock.Instant?>(nil)
+    /// Reads under way. A presence check re-selects the object, which ends a MIFARE Classic
+    /// authentication (and any ISO-DEP state) mid-read, so the reader makes none while this is
+    /// above zero, however long the gaps between a read's exchanges (a loaded machine).
+    let readsInProgress = Mutex(0)
+
+    func beginRead() { readsInProgress.withLock { $0 += 1 } }
+    func endRead() { readsInProgress.withLock { $0 -= 1 } }
 
     /// Largest data answer of one PN53x InDataExchange.
     public static let pn53xMaxResponse = 252

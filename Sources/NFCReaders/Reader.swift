@@ -71,7 +71,10 @@ public struct DetectedObject: Sendable {
 
     /// Reads the NDEF message with the protocol of ``platform``.
     public func readNDEF() async throws(TagReadError) -> TagReading {
-        switch platform {
+        let libnfc = transport as? LibNFCTransport
+        libnfc?.beginRead()
+        defer { libnfc?.endRead() }
+        return switch platform {
         case .type2?: try await Type2Tag.readNDEF(over: transport, uid: identifier)
         case .type4?: try await Type4Tag.readNDEF(over: transport, uid: identifier)
         case .type3?: try await Self.unlessPCSC(transport, "Type 3 (FeliCa)") { () async throws(TagReadError) in
