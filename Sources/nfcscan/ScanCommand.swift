@@ -34,7 +34,7 @@ struct ScanCommand: AsyncParsableCommand {
               nfcscan --reader pn532_uart:/tmp/nfcsim-pn532 --verbose
 
             --json prints the fields of Docs/json-schema.md plus "object" (uid, technology, \
-            platform, product, capacity, reader, backend); with several objects, one JSON \
+            platform, product, capacity, reader, backend, round_trips); with several objects, one JSON \
             document per line (JSON Lines).
 
             Exit status: \(ExitStatus.scanSummary)
@@ -177,6 +177,7 @@ struct ScanCommand: AsyncParsableCommand {
             .init("capacity", .int(scanned.reading.capacity)),
             .init("reader", .string(scanned.readerName)),
             .init("backend", .string(scanned.backend.rawValue)),
+            .init("round_trips", .int(scanned.reading.roundTrips)),
         ]
         return .object(fields)
     }
