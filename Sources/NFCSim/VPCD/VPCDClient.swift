@@ -115,6 +115,7 @@ public final class VPCDClient: @unchecked Sendable {
                     throw VPCDError("receive from vpcd")
                 }
                 if n == 0 { return .driverClosed }
+                quickAcknowledge()
                 for message in decoder.feed(buffer[0..<n]) {
                     trace?("> " + Self.describe(message))
                     switch card.handle(message) {
@@ -191,6 +192,7 @@ public final class VPCDClient: @unchecked Sendable {
                         var one: Int32 = 1
                         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                         socketFD = fd
+                        quickAcknowledge()
                         return nil
                     }
                     lastError = errno
@@ -206,6 +208,16 @@ public final class VPCDClient: @unchecked Sendable {
             }
             if let early = try waitForWakeUp(until: min(giveUp, .now + .milliseconds(100))) { return early }
         }
+    }
+
+    /// Acknowledges what arrives at once rather than after Linux's delayed-ACK timer (40 ms).
+    /// vpcd writes a message's 2-byte length and its body in two small writes without
+    /// TCP_NODELAY, so Nagle holds the body until the length is acknowledged: without this every
+    /// APDU waited about 40 ms (found by Benchmarks/read-bench.sh). The kernel leaves quick-ACK
+    /// mode on its own, so it is set again after every receive.
+    private func quickAcknowledge() {
+        var one: Int32 = 1
+        _ = setsockopt(socketFD, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Writes all of `bytes`; false when the driver has closed the connection.

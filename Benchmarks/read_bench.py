@@ -1,0 +1,243 @@
+"""Driver for Benchmarks/read-bench.sh: reads a full NTAG216 over libnfc and PC/SC, RUNS times each.
+
+Usage: python3 Benchmarks/read_bench.py BIN_DIR RUNS
+"""
+import json
+import math
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+BIN, RUNS = sys.argv[1], int(sys.argv[2])
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# NTAG216: CC on page 3, data area pages 4..221 (CC size byte 0x6D: 872 bytes).
+PAGE = 4
+DATA_AREA = 0x6D * 8                      # 872 bytes
+MESSAGE = DATA_AREA - 4                   # NDEF TLV with a 3-byte length fills it: 868 bytes
+PN532_FRAME = 252                         # largest InDataExchange response a PN532 carries
+READ_BYTES = 16                           # one Type 2 READ (or one PC/SC FF B0 of 16 bytes)
+
+
+def message_bytes():
+    """One long text record, exactly MESSAGE bytes."""
+    header = 7                            # MB|ME|TNF=1, type length, 4-byte payload length, "T"
+    text = ("Summer concert in the park. " * 40).encode()[: MESSAGE - header - 3]
+    payload = b"\x02en" + text
+    record = bytes([0xC1, 1]) + len(payload).to_bytes(4, "big") + b"T" + payload
+    assert len(record) == MESSAGE
+    return record
+
+
+def minimum(frame_bytes):
+    """Fewest commands that bring back the CC page and the whole data area, frame_bytes at a time."""
+    return math.ceil((PAGE + DATA_AREA) / frame_bytes)
+
+
+def wait_for(path, what, seconds=10):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if os.path.exists(path):
+            return
+        time.sleep(0.05)
+    sys.exit(f"read-bench: {what} did not start")
+
+
+class Trace:
+    """The simulator's --trace lines, each stamped when it arrived, read on a thread."""
+
+    def __init__(self, stream):
+        self.lines, self.taken = [], 0
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream):
+        for line in stream:
+            with self.lock:
+                self.lines.append((time.monotonic(), line.rstrip("\n")))
+
+    def since_mark(self):
+        """The lines since the last call."""
+        time.sleep(0.2)                    # let the simulator finish writing
+        with self.lock:
+            lines, self.taken = self.lines[self.taken:], len(self.lines)
+        return lines
+
+    mark = since_mark
+
+
+def span_ms(lines, is_command):
+    """Milliseconds from the first command to the reply after the last one."""
+    stamps = [i for i, (_, line) in enumerate(lines) if is_command(line)]
+    if not stamps:
+        return 0.0
+    last = min(stamps[-1] + 1, len(lines) - 1)
+    return (lines[last][0] - lines[stamps[0]][0]) * 1000
+
+
+def pn532_tag_command(line):
+    # "nfcsim: > 00 00 ff LEN LCS d4 40 ..." (or an extended frame "00 00 ff ff ff LENM LENL LCS d4 ..")
+    words = line.split()
+    if len(words) < 8 or words[1] != ">":
+        return False
+    body = words[10:] if words[5:7] == ["ff", "ff"] else words[7:]
+    return len(body) >= 2 and body[0] == "d4" and body[1] in ("40", "42")
+
+
+def run_timed(argv, env):
+    start = time.monotonic()
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+    return time.monotonic() - start, done
+
+
+def serial_bytes(lines):
+    """Bytes that crossed the PN532's serial line (frames both ways, ACKs included)."""
+    return sum(len(line.split()) - 2 for _, line in lines if line.startswith(("nfcsim: > ", "nfcsim: < ")))
+
+
+class Runs:
+    """Figures of one tool over RUNS reads."""
+
+    def __init__(self):
+        self.wall, self.link, self.trips, self.commands, self.serial = [], [], set(), set(), set()
+
+    def add(self, wall, lines, is_command, trips=None):
+        self.wall.append(wall)
+        self.link.append(span_ms(lines, is_command))
+        self.commands.add(sum(1 for _, line in lines if is_command(line)))
+        self.serial.add(serial_bytes(lines))
+        if trips is not None:
+            self.trips.add(trips)
+
+    def times(self):
+        wall = [w * 1000 for w in self.wall]
+        return (f"median wall {statistics.median(wall):.0f} ms (min {min(wall):.0f}, max {max(wall):.0f}), "
+                f"first command to last reply {statistics.median(self.link):.1f} ms (median)")
+
+
+def libnfc(work, ndef):
+    link = os.path.join(work, "pn532")
+    sim = subprocess.Popen([f"{BIN}/nfcsim", "pn532", "--type", "ntag216", "--ndef", ndef, "--link", link, "--trace"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    trace = Trace(sim.stderr)
+    try:
+        wait_for(link, "nfcsim pn532")
+        env = dict(os.environ, LIBNFC_DEVICE=f"pn532_uart:{link}", LIBNFC_AUTO_SCAN="false")
+        trace.mark()
+        ours, peer = Runs(), Runs()
+        for _ in range(RUNS):
+            seconds, done = run_timed([f"{BIN}/nfcscan", "--json", "--timeout", "10"], env)
+            if done.returncode != 0:
+                sys.exit(f"read-bench: nfcscan failed ({done.returncode}): {done.stderr}")
+            document = json.loads(done.stdout)
+            assert len(bytes.fromhex(document["records"][0]["payload"])) == MESSAGE - 7
+            ours.add(seconds, trace.since_mark(), pn532_tag_command, document["object"].get("round_trips", "absent"))
+        for i in range(RUNS):
+            dump = os.path.join(work, f"dump{i}.bin")
+            seconds, done = run_timed(["nfc-mfultralight", "r", dump], env)
+            if done.returncode != 0 or "231 of 231 pages read" not in done.stdout:
+                sys.exit(f"read-bench: nfc-mfultralight failed ({done.returncode}): {done.stdout}{done.stderr}")
+            peer.add(seconds, trace.since_mark(), pn532_tag_command)
+    finally:
+        sim.send_signal(signal.SIGTERM)
+        sim.wait(timeout=10)
+    print(f"(a) libnfc, PN532 emulator on a pty (frames of at most {PN532_FRAME} bytes), {RUNS} runs each")
+    print(f"    minimum possible: {minimum(PN532_FRAME)} commands for CC + data area "
+          f"({PAGE + DATA_AREA} bytes / {PN532_FRAME}), {minimum(PN532_FRAME) + 1} with GET_VERSION")
+    for name, runs in (("nfcscan --json", ours), ("nfc-mfultralight r (all 231 pages)", peer)):
+        trips = f"round_trips {fmt(runs.trips)} (JSON), " if runs.trips else ""
+        serial = max(runs.serial)
+        print(f"    {name}: {trips}tag commands {fmt(runs.commands)} (trace: InDataExchange + InCommunicateThru), "
+              f"{serial} bytes on the serial line per run (all frames; {serial * 10 / 115200 * 1000:.0f} ms at 115200 baud)")
+        print(f"        {runs.times()}")
+
+
+def pcsc(work, ndef):
+    out_path = os.path.join(work, "pcscd.out")
+    with open(out_path, "w") as out:
+        rig = subprocess.Popen([f"{ROOT}/scripts/private-pcscd.sh", "--", f"{BIN}/nfcsim", "vpcd", "--type", "ntag216",
+                                "--ndef", ndef, "--trace"], stdout=out, stderr=subprocess.PIPE, text=True)
+    trace = Trace(rig.stderr)
+    try:
+        socket = None
+        end = time.monotonic() + 15
+        while time.monotonic() < end and socket is None:
+            with open(out_path) as f:
+                text = f.read()
+            if "the card is in the reader" in text:
+                socket = next(l.split("=", 1)[1] for l in text.splitlines() if l.startswith("PCSCLITE_CSOCK_NAME="))
+            time.sleep(0.1)
+        if socket is None:
+            sys.exit("read-bench: the private pcscd with nfcsim vpcd did not start")
+        time.sleep(1.5)                    # vpcd polls: let pcscd see the card
+        env = dict(os.environ, PCSCLITE_CSOCK_NAME=socket, LIBNFC_AUTO_SCAN="false")
+        env.pop("LIBNFC_DEVICE", None)
+        apdu = lambda line: line.startswith("nfcsim: > ff ")
+        # nfcscan itself when it has the PC/SC backend.
+        _, probe = run_timed([f"{BIN}/nfcscan", "--json", "--timeout", "5"], env)
+        use_nfcscan = probe.returncode == 0 and json.loads(probe.stdout)["object"]["backend"] == "pcsc"
+        trace.mark()
+        runs = Runs()
+        for _ in range(RUNS):
+            if use_nfcscan:
+                seconds, done = run_timed([f"{BIN}/nfcscan", "--json", "--timeout", "10"], env)
+                document = json.loads(done.stdout)
+                assert len(bytes.fromhex(document["records"][0]["payload"])) == MESSAGE - 7
+                trip = document["object"].get("round_trips", "absent")
+            else:
+                seconds, trip = probe_read(env)
+            runs.add(seconds, trace.since_mark(), apdu, trip)
+    finally:
+        rig.send_signal(signal.SIGTERM)    # the script stops pcscd and nfcsim and cleans up
+        rig.wait(timeout=15)
+    tool = "nfcscan --json" if use_nfcscan else "pcsc-readers-probe read (nfcscan has no PC/SC backend yet)"
+    print(f"(b) PC/SC, private pcscd + nfcsim vpcd (READ-only link: {READ_BYTES} bytes per FF B0), {RUNS} runs")
+    print(f"    minimum possible: {minimum(READ_BYTES)} READs for CC + data area ({PAGE + DATA_AREA} bytes / {READ_BYTES})")
+    print(f"    {tool}: round_trips {fmt(runs.trips)}, APDUs {fmt(runs.commands)} (trace, the FF CA for the UID included)")
+    print(f"        {runs.times()}" + ("" if use_nfcscan else " (wall: to the printed message)"))
+
+
+def probe_read(env):
+    """pcsc-readers-probe read: time from start to the line with the message; it then waits for removal."""
+    start = time.monotonic()
+    probe = subprocess.Popen([f"{BIN}/pcsc-readers-probe", "read", "20"], env=env, stdout=subprocess.PIPE, text=True)
+    trip = None
+    for line in probe.stdout:
+        if line.startswith("ndef="):
+            seconds = time.monotonic() - start
+            fields = dict(f.split("=", 1) for f in line.split())
+            assert len(bytes.fromhex(fields["ndef"])) == MESSAGE
+            trip = int(fields["roundTrips"])
+            break
+        if line.startswith(("readError", "readerError", "error", "timeout")):
+            sys.exit(f"read-bench: pcsc-readers-probe: {line.strip()}")
+    probe.terminate()
+    probe.wait(timeout=10)
+    return seconds, trip
+
+
+def fmt(values):
+    return "/".join(str(v) for v in sorted(values, key=str))
+
+
+def main():
+    load = open("/proc/loadavg").read().split()[:3]
+    print(f"read-bench: {time.strftime('%Y-%m-%d %H:%M')}, load average {' '.join(load)}, {RUNS} runs")
+    with tempfile.TemporaryDirectory() as work:
+        ndef = os.path.join(work, "message.ndef")
+        with open(ndef, "wb") as f:
+            f.write(message_bytes())
+        print(f"NTAG216, {MESSAGE}-byte NDEF message (TLV fills the {DATA_AREA}-byte data area)")
+        libnfc(work, ndef)
+        pcsc(work, ndef)
+    load = open("/proc/loadavg").read().split()[:3]
+    print(f"read-bench: done, load average {' '.join(load)}")
+
+
+main()
