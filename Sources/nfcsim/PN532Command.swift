@@ -35,6 +35,13 @@ struct PN532Command: ParsableCommand {
             --ndef reads a file holding an encoded NDEF message instead. With none of them the \
             tag is formatted but empty.
 
+            A Type 2 tag can instead take its whole memory from --image FILE (raw pages from \
+            page 0, as nfc-mfultralight r writes them), as it is, malformed or hostile: UID, \
+            lock bytes, CC and TLVs are the file's (--uid is ignored). A shorter file is padded \
+            with zeros; a longer one is refused.
+
+              $ nfcsim pn532 --type ntag213 --image dump.bin
+
             nfcsim runs until --for has passed (or, with --keep-reader, until interrupted) and \
             stops cleanly on Ctrl-C or SIGTERM.
             """
@@ -63,6 +70,9 @@ struct PN532Command: ParsableCommand {
     @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the tag.", valueName: "file"))
     var ndef: String?
 
+    @Option(help: ArgumentHelp("Use this file as the tag's whole memory (Type 2 only: raw pages from page 0, with UID, lock bytes and CC, as nfc-mfultralight r writes it); a shorter file is padded with zeros. The UID is the image's: --uid is ignored.", valueName: "file"))
+    var image: String?
+
     @Option(help: "The tag: ntag213, ntag215, ntag216, ultralight (Type 2), felica (a FeliCa Lite-S, Type 3), topaz96 or topaz512 (Type 1), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors).")
     var type: TagType = .ntag213
 
@@ -88,6 +98,8 @@ struct PN532Command: ParsableCommand {
         if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
         if let after, !(after >= 0) { throw ValidationError("--after needs a number of seconds, 0 or more") }
         if ndef != nil, uri != nil || text != nil { throw ValidationError("--ndef replaces --uri and --text; give one or the other") }
+        if image != nil, ndef != nil || uri != nil || text != nil { throw ValidationError("--image is the whole memory, message included; give it without --uri, --text or --ndef") }
+        if image != nil, type.product == nil { throw ValidationError("--image is for Type 2 objects: ntag213, ntag215, ntag216 or ultralight") }
         if keepReader, duration == nil { throw ValidationError("--keep-reader only makes sense with --for") }
     }
 
@@ -103,6 +115,17 @@ struct PN532Command: ParsableCommand {
             }
             uidBytes = bytes
         }
+        var imageBytes: [UInt8]?
+        if let image, let product = type.product {
+            do {
+                let loaded = try type2Image(image, product: product)
+                imageBytes = loaded.image
+                if let note = loaded.note { writeLine("nfcsim: " + note) }
+            } catch {
+                printError(error.message); throw ExitCode(error.status)
+            }
+            if uid != nil { writeLine("nfcsim: --uid is ignored: the UID is the image's (pages 0 and 1)") }
+        }
         let target: any PN532Target, summary: String
         do {
             switch type {
@@ -117,7 +140,11 @@ struct PN532Command: ParsableCommand {
                                                    uid: uid == nil ? MifareClassicImage.defaultUID : Array(uidBytes.suffix(4)), message: message)
                 (target, summary) = (tag.pn532Target, "\(tag.size.name) UID \(Self.hex(tag.uid))")
             default:
-                let tag = try VirtualType2Tag(product: type.product!, uid: uidBytes, message: message)
+                let tag = if let imageBytes {
+                    try VirtualType2Tag(product: type.product!, image: imageBytes)
+                } else {
+                    try VirtualType2Tag(product: type.product!, uid: uidBytes, message: message)
+                }
                 (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Self.hex(tag.uid))")
             }
         } catch {

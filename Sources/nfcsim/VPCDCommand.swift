@@ -46,7 +46,10 @@ struct VPCDCommand: ParsableCommand {
 
             Content: --uri and --text make one record each (a link first, then the text); --ndef \
             reads a file holding an encoded NDEF message instead. With none of them the object is \
-            formatted but empty. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
+            formatted but empty. An NTAG or Ultralight can instead take its whole memory from \
+            --image FILE (raw pages from page 0, as nfc-mfultralight r writes them), as it is, \
+            malformed or hostile: UID, lock bytes, CC and TLVs are the file's (--uid is ignored); a \
+            shorter file is padded with zeros, a longer one refused. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
             SIGTERM; either way the card leaves the reader.
             """
     )
@@ -74,6 +77,9 @@ struct VPCDCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the object.", valueName: "file"))
     var ndef: String?
 
+    @Option(help: ArgumentHelp("Use this file as the object's whole memory (Type 2 only: raw pages from page 0, with UID, lock bytes and CC, as nfc-mfultralight r writes it); a shorter file is padded with zeros. The UID is the image's: --uid is ignored.", valueName: "file"))
+    var image: String?
+
     @Option(help: "The object: ntag213, ntag215, ntag216, ultralight (Type 2), type4 (ISO-DEP), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors) or icodeslix2 (Type 5, ISO 15693).")
     var type: ObjectType = .ntag213
 
@@ -99,6 +105,8 @@ struct VPCDCommand: ParsableCommand {
         if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
         if let after, !(after >= 0) { throw ValidationError("--after needs a number of seconds, 0 or more") }
         if ndef != nil, uri != nil || text != nil { throw ValidationError("--ndef replaces --uri and --text; give one or the other") }
+        if image != nil, ndef != nil || uri != nil || text != nil { throw ValidationError("--image is the whole memory, message included; give it without --uri, --text or --ndef") }
+        if image != nil, type.product == nil { throw ValidationError("--image is for Type 2 objects: ntag213, ntag215, ntag216 or ultralight") }
         if !(1...65535).contains(port) { throw ValidationError("--port needs a TCP port, 1 to 65535") }
     }
 
@@ -114,11 +122,26 @@ struct VPCDCommand: ParsableCommand {
             }
             uidBytes = bytes
         }
+        var imageBytes: [UInt8]?
+        if let image, let product = type.product {
+            do {
+                let loaded = try type2Image(image, product: product)
+                imageBytes = loaded.image
+                if let note = loaded.note { writeLine("nfcsim: " + note) }
+            } catch {
+                printError(error.message); throw ExitCode(error.status)
+            }
+            if uid != nil { writeLine("nfcsim: --uid is ignored: the UID is the image's (pages 0 and 1)") }
+        }
         let card: any VPCDCard
         let summary: String
         do {
             if let product = type.product {
-                let tag = try VirtualType2Tag(product: product, uid: uidBytes ?? VirtualType2Tag.defaultUID, message: message)
+                let tag = if let imageBytes {
+                    try VirtualType2Tag(product: product, image: imageBytes)
+                } else {
+                    try VirtualType2Tag(product: product, uid: uidBytes ?? VirtualType2Tag.defaultUID, message: message)
+                }
                 card = VPCDType2Card(tag: tag)
                 summary = "\(product.name) UID \(Self.hex(tag.uid)) as a PC/SC contactless storage card"
             } else if type == .classic1k || type == .classic4k {
