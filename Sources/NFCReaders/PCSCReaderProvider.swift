@@ -19,6 +19,10 @@ public struct PCSCReaderProvider: ReaderProvider {
         try await PCSCReader.open(identifier)
     }
 
+    /// Readers pcscd adds or drops, and pcscd starting (``PCSCReaderWatch``): a blocking wait
+    /// on the PnP pseudo-reader while pcscd runs, a try every 2 s while it does not.
+    public func readerChanges() -> AsyncStream<Void>? { PCSCReaderWatch.changes() }
+
     /// PC/SC reader names are free text; only listed ones (or parts of them) are used.
     public func recognises(_ identifier: String) -> Bool { false }
 }

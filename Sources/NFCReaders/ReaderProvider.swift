@@ -14,10 +14,15 @@ public protocol ReaderProvider: Sendable {
     func recognises(_ identifier: String) -> Bool
     /// Where this backend looked, when it lists no reader ("libnfc listed no device").
     var noneListed: String { get }
+    /// One element whenever this backend's readers may have changed (hotplug), so a scan can
+    /// open readers that appear after it started; nil when the backend cannot notify (libnfc).
+    func readerChanges() -> AsyncStream<Void>?
 }
 
 extension ReaderProvider {
     public var noneListed: String { "\(backend.rawValue) listed no reader" }
+    /// libnfc cannot notify: a device connected after the scan started is not seen.
+    public func readerChanges() -> AsyncStream<Void>? { nil }
 }
 
 /// Readers through libnfc: devices named by `LIBNFC_DEVICE`, libnfc.conf and devices.d, and

@@ -34,6 +34,11 @@ public enum ScanFailure: Error, Sendable, CustomStringConvertible {
 ///
 /// Each reader announces an object once while it stays in the field, so an object left on the
 /// reader is read once; holding it near again (after it left) reads it again.
+///
+/// Hotplug: given a ``ReaderDirectory``, the session follows every provider that can notify
+/// (``ReaderProvider/readerChanges()``: PC/SC) and opens the readers that appear while it waits;
+/// a reader that vanishes (its events end) is dropped, and the session keeps waiting for
+/// another until the time is up. libnfc cannot notify: its readers are those present at the start.
 public final class ScanSession: Sendable {
     private enum Item: Sendable {
         case event(readerIndex: Int, ReaderEvent)
@@ -41,32 +46,90 @@ public final class ScanSession: Sendable {
         case deadline(Int)
     }
 
-    public let readers: [any Reader]
+    private struct State {
+        var iterator: IteratorBox<Item>?
+        var readers: [Int: any Reader] = [:]
+        var nextIndex = 0
+        var live: Set<Int> = []
+        var firstFailure: ReaderError?
+        var deadlines = 0
+        var watchers: [Task<Void, Never>] = []
+        var closed = false
+    }
+
     private let stream: AsyncStream<Item>
     private let continuation: AsyncStream<Item>.Continuation
-    private let state = Mutex<(iterator: IteratorBox<Item>?, live: Set<Int>, firstFailure: ReaderError?, deadlines: Int, watchers: [Task<Void, Never>])>((nil, [], nil, 0, []))
+    private let state = Mutex<State>(State())
+    /// Whether readers can still appear (some provider notifies).
+    private let hotplug: Bool
+    /// What to report when the time is up with no reader at all.
+    private let noneYet: ReaderError?
 
-    public init(readers: [any Reader]) {
-        self.readers = readers
+    /// The readers open now.
+    public var readers: [any Reader] {
+        state.withLock { state in state.readers.sorted { $0.key < $1.key }.map(\.value) }
+    }
+
+    /// - Parameters:
+    ///   - directory: follow its providers' reader changes (hotplug); nil: only `readers`.
+    ///   - wanted: with `directory`, open only readers whose name is or contains this.
+    ///   - noneYet: the problem to report when the time is up and no reader was ever open.
+    ///   - added: called for each reader opened later.
+    public init(readers: [any Reader], directory: ReaderDirectory? = nil, wanted: String? = nil,
+                noneYet: ReaderError? = nil, added: @escaping @Sendable (any Reader) -> Void = { _ in }) {
         (stream, continuation) = AsyncStream.makeStream(of: Item.self)
-        let continuation = self.continuation
-        var watchers: [Task<Void, Never>] = []
-        for (index, reader) in readers.enumerated() {
-            let events = reader.events()
-            watchers.append(Task {
-                do {
-                    for try await event in events { continuation.yield(.event(readerIndex: index, event)) }
-                    continuation.yield(.ended(readerIndex: index, nil))
-                } catch {
-                    continuation.yield(.ended(readerIndex: index, error))
-                }
-            })
-        }
+        let notifying = (directory?.providers ?? []).compactMap { provider in provider.readerChanges().map { (provider, $0) } }
+        hotplug = !notifying.isEmpty
+        self.noneYet = noneYet
         let iterator = stream.makeAsyncIterator()
-        state.withLock {
-            $0.iterator = IteratorBox(iterator)
-            $0.live = Set(readers.indices)
-            $0.watchers = watchers
+        state.withLock { $0.iterator = IteratorBox(iterator) }
+        for reader in readers { add(reader) }
+        for (provider, changes) in notifying {
+            let task = Task { [weak self] in
+                for await _ in changes {
+                    guard let self else { return }
+                    await self.openNew(provider, wanted: wanted, added: added)
+                }
+            }
+            state.withLock { $0.watchers.append(task) }
+        }
+    }
+
+    /// Starts following `reader`'s events; false when the session is closed.
+    @discardableResult
+    private func add(_ reader: any Reader) -> Bool {
+        let index = state.withLock { state -> Int? in
+            guard !state.closed else { return nil }
+            defer { state.nextIndex += 1 }
+            state.readers[state.nextIndex] = reader
+            state.live.insert(state.nextIndex)
+            return state.nextIndex
+        }
+        guard let index else { return false }
+        let events = reader.events()
+        let continuation = continuation
+        let watcher = Task {
+            do {
+                for try await event in events { continuation.yield(.event(readerIndex: index, event)) }
+                continuation.yield(.ended(readerIndex: index, nil))
+            } catch {
+                continuation.yield(.ended(readerIndex: index, error))
+            }
+        }
+        state.withLock { $0.watchers.append(watcher) }
+        return true
+    }
+
+    /// Opens the readers `provider` lists that the session does not have yet.
+    private func openNew(_ provider: any ReaderProvider, wanted: String?, added: @Sendable (any Reader) -> Void) async {
+        guard let identifiers = try? await provider.identifiers() else { return }
+        let open = state.withLock { state in
+            Set(state.live.compactMap { state.readers[$0] }.filter { $0.backend == provider.backend }.map(\.name))
+        }
+        for identifier in identifiers where !open.contains(identifier) {
+            if let wanted, identifier != wanted, !identifier.contains(wanted) { continue }
+            guard let reader = try? await provider.open(identifier) else { continue }
+            if add(reader) { added(reader) } else { await reader.close() }
         }
     }
 
@@ -87,25 +150,28 @@ public final class ScanSession: Sendable {
         }
         defer { state.withLock { $0.iterator = box } }
         while true {
-            if state.withLock({ $0.live.isEmpty }) {
-                throw .reader(state.withLock { $0.firstFailure } ?? .noReaderFound(searched: "every reader closed"))
-            }
+            // Without hotplug no reader can come back: every reader closed ends the scan.
+            if !hotplug, let failure = noReaderLeft() { throw .reader(failure) }
             guard let item = await box.iterator.next() else { throw .timedOut }
             switch item {
             case .deadline(let id):
-                if id == deadlineID { throw .timedOut }
+                if id == deadlineID {
+                    if let failure = noReaderLeft() { throw .reader(failure) }
+                    throw .timedOut
+                }
             case .ended(let index, let error):
                 state.withLock { state in
                     state.live.remove(index)
+                    let name = state.readers.removeValue(forKey: index)?.name ?? "?"
                     if state.firstFailure == nil {
-                        state.firstFailure = (error as? ReaderError) ?? error.map { .readerGone(reader: readers[index].name, detail: "\($0)") }
+                        state.firstFailure = (error as? ReaderError) ?? error.map { .readerGone(reader: name, detail: "\($0)") }
                     }
                 }
             case .event(_, .removed):
                 continue
             case .event(let index, .arrived(let object)):
+                guard let reader = state.withLock({ $0.readers[index] }) else { continue }
                 arrived()
-                let reader = readers[index]
                 do {
                     let reading = try await object.readNDEF()
                     return ScannedObject(readerName: reader.name, backend: reader.backend, identifier: object.identifier,
@@ -117,11 +183,22 @@ public final class ScanSession: Sendable {
         }
     }
 
-    /// Stops every reader.
+    /// The problem to report when no reader is open; nil while one is.
+    private func noReaderLeft() -> ReaderError? {
+        state.withLock { state in
+            guard state.live.isEmpty else { return nil }
+            return state.firstFailure ?? noneYet ?? .noReaderFound(searched: "every reader closed")
+        }
+    }
+
+    /// Stops every reader and stops following reader changes.
     public func close() async {
-        let watchers = state.withLock { $0.watchers }
-        for reader in readers { await reader.close() }
+        let (watchers, readers) = state.withLock { state in
+            state.closed = true
+            return (state.watchers, Array(state.readers.values))
+        }
         for watcher in watchers { watcher.cancel() }
+        for reader in readers { await reader.close() }
         continuation.finish()
     }
 }

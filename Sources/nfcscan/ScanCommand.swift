@@ -72,15 +72,26 @@ struct ScanCommand: AsyncParsableCommand {
     func run() async throws {
         quietLibnfc(unless: verbose)
         let copy = ScanCopy.catalog(object: object)
+        let directory = ReaderDirectory.standard()
         let readers: [any Reader], problems: [ReaderError]
+        var noneYet: ReaderError?
         do {
-            (readers, problems) = try await ReaderDirectory.standard().openAll(named: reader)
+            (readers, problems) = try await directory.openAll(named: reader)
         } catch {
-            let (message, status) = Self.explain(error, copy: copy)
-            report(message, detail: error.description)
-            throw status
+            // No backend has a reader yet: wait for one to appear (hotplug) until the time is
+            // up. A problem that names a cause (permissions, a busy reader) ends the scan now.
+            guard ReaderDirectory.absence(error) != nil else {
+                let (message, status) = Self.explain(error, copy: copy)
+                report(message, detail: error.description)
+                throw status
+            }
+            (readers, problems, noneYet) = ([], [], error)
+            if verbose { printError("nfcscan: \(error.description); waiting for a reader to appear") }
         }
-        let session = ScanSession(readers: readers)
+        let verbose = verbose
+        let session = ScanSession(readers: readers, directory: directory, wanted: reader, noneYet: noneYet) { added in
+            if verbose { printError("nfcscan: using \(added.backend.rawValue) reader \(added.name) (it appeared)") }
+        }
         if verbose {
             noteProblems(problems)
             for reader in readers { printError("nfcscan: using \(reader.backend.rawValue) reader \(reader.name)") }
@@ -97,8 +108,12 @@ struct ScanCommand: AsyncParsableCommand {
         var read = 0
         var worst: ExitCode?
         while continuous || read < count {
-            prompt.show(read == 0 ? copy.firstPrompt : copy.laterPrompt,
-                        deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
+            // No prompt while no reader is open yet (one may still appear): there is nothing to
+            // hold the object near, and the no-reader sentence follows when the time is up.
+            if !session.readers.isEmpty {
+                prompt.show(read == 0 ? copy.firstPrompt : copy.laterPrompt,
+                            deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
+            }
             let scanned: ScannedObject
             do {
                 scanned = try await session.next(timeout: wait) {

@@ -167,6 +167,41 @@ final class ScanPrivatePCSCD: @unchecked Sendable {
         #expect((object["technology"] as? String)?.contains("ISO-DEP") == true, "\(object)")
     }
 
+    /// Hotplug (issue 3): nfcscan starts with no pcscd at all (its socket's directory does not
+    /// exist yet), then pcscd starts with the vpcd reader holding an object; nfcscan notices
+    /// pcscd (its bounded 2 s re-try), opens the reader and reads the object.
+    @Test func aReaderThatAppearsWhileWaitingIsUsed() throws {
+        let file = try Self.messageFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-hotplug-\(UUID().uuidString)")
+        let socket = link.appendingPathComponent("pcscd.comm").path
+        #expect(!FileManager.default.fileExists(atPath: link.path))
+        final class Outcome: @unchecked Sendable { var result: Result<ScanCLI.Result, any Error>? }
+        let outcome = Outcome(), done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            outcome.result = Result { try Self.nfcscan(["--json", "--timeout", "20", "--verbose"], socket: socket, timeout: 30) }
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 2)  // nfcscan has found no reader and waits
+        let pcscd = try ScanPrivatePCSCD(nfcsim: ["--type", "ntag215", "--ndef", file.path, "--uid", Self.uid, "--after", "1", "--for", "20"])
+        defer { pcscd.stop() }
+        // The socket appears at the path nfcscan was given: its directory, linked to pcscd's.
+        try FileManager.default.createSymbolicLink(atPath: link.path,
+                                                   withDestinationPath: URL(fileURLWithPath: pcscd.socket).deletingLastPathComponent().path)
+        defer { try? FileManager.default.removeItem(at: link) }
+        #expect(done.wait(timeout: .now() + 35) == .success)
+        let r = try #require(try outcome.result?.get())
+        #expect(!r.timedOut)
+        #expect(r.status == 0, "\(r.stderr)\n\(pcscd.log)")
+        #expect(r.stderr.contains("waiting for a reader to appear"), "\(r.stderr)")
+        #expect(r.stderr.contains("using pcsc reader nfcsim 00 00 (it appeared)"), "\(r.stderr)")
+        let document = try ScanCommandTests.json(try #require(r.stdout.split(separator: "\n").first, "\(r.stderr)\n\(pcscd.log)"))
+        let object = try #require(document["object"] as? [String: Any])
+        #expect(object["backend"] as? String == "pcsc")
+        #expect(object["uid"] as? String == Self.uid)
+        #expect((document["records"] as? [[String: Any]])?.first?["uri"] as? String == "https://example.com/poster")
+    }
+
     @Test func readersListsTheVPCDReaderWithBackendPCSC() throws {
         let pcscd = try ScanPrivatePCSCD(nfcsim: ["--uri", "https://example.com", "--for", "15"])
         defer { pcscd.stop() }

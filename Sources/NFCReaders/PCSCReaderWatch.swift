@@ -1,0 +1,71 @@
+import PCSC
+import Synchronization
+
+/// Tells when pcscd's reader list may have changed, for hotplug: a reader plugged in, a vpcd
+/// reader appearing when pcscd starts, pcscd itself starting or stopping.
+///
+/// While pcscd runs this costs nothing: one `SCardGetStatusChange` with no timeout on the
+/// `\\?PnP?\Notification` pseudo-reader, on a context of its own. pcsc-lite compares its reader
+/// count with the count the caller passes in the high 16 bits of the pseudo-reader's
+/// `dwCurrentState`, so the watch starts from the count `SCardListReaders` gives (a reader added
+/// in between makes the first wait return at once) and then passes back what pcscd reported.
+///
+/// While pcscd is not running there is nothing to wait on: the client library answers
+/// `SCARD_E_NO_SERVICE` at once (it looks for the socket on each `SCardEstablishContext`), and
+/// the socket's directory may not exist yet. So the watch tries again every
+/// ``retryInterval`` (2 s: one `stat` and nothing else, far below 0.1 % of a core) until a
+/// context is established, and says so with one change.
+enum PCSCReaderWatch {
+    static let retryInterval: Duration = .seconds(2)
+
+    private final class Current: Sendable {
+        let context = Mutex<PCSCContext?>(nil)
+        let stopped = Atomic(false)
+    }
+
+    /// One element per possible change (coalesced: the latest only), starting with one when
+    /// pcscd is reached. Ends when the consumer stops listening.
+    static func changes() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let current = Current()
+        let task = Task {
+            while !current.stopped.load(ordering: .acquiring) {
+                let context: PCSCContext
+                do { context = try await PCSCContext.establish() } catch {
+                    try? await Task.sleep(for: retryInterval)
+                    continue
+                }
+                current.context.withLock { $0 = context }
+                continuation.yield()
+                do {
+                    let count = try await context.readers().count
+                    var pnp = PCSCReaderState(reader: PCSCReaderState.plugAndPlay, known: UInt(count) << 16)
+                    while !current.stopped.load(ordering: .acquiring) {
+                        pnp = try await context.statusChange([pnp])[0]
+                        if pnp.flags.contains(.unknown) {
+                            // A pcsc-lite without PnP notification: fall back to the bounded rate.
+                            try await Task.sleep(for: retryInterval)
+                        }
+                        pnp.acknowledge()
+                        continuation.yield()
+                    }
+                } catch {
+                    // Cancelled, or pcscd stopped (its readers fail on their own): start again.
+                }
+                current.context.withLock { $0 = nil }
+                await context.release()
+                if !current.stopped.load(ordering: .acquiring) {
+                    continuation.yield()
+                    try? await Task.sleep(for: retryInterval)
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in
+            current.stopped.store(true, ordering: .releasing)
+            task.cancel()
+            current.context.withLock { $0?.cancel() }
+        }
+        return stream
+    }
+}
