@@ -22,6 +22,8 @@ public protocol ScanCopyCatalog: Sendable {
     var timedOut: String { get }
     /// No reader is connected (or none answers).
     var noReader: String { get }
+    /// Shown while no reader is connected yet and one may still appear.
+    var connectReader: String { get }
     /// Another program (or the system) holds the reader.
     var readerBusy: String { get }
     /// This user may not use the reader.
@@ -82,6 +84,7 @@ public enum ScanCopy {
             ("secondsLeft", copy.secondsLeft(59), false),
             ("timedOut", copy.timedOut, true),
             ("noReader", copy.noReader, true),
+            ("connectReader", copy.connectReader, true),
             ("readerBusy", copy.readerBusy, true),
             ("readerNotPermitted", copy.readerNotPermitted, true),
             ("readerFailed", copy.readerFailed, true),
@@ -129,6 +132,7 @@ public struct EnglishScanCopy: ScanCopyCatalog {
 
     public var timedOut: String { "No \(name) came near the reader in time. Try again." }
     public var noReader: String { "No reader was found. Connect one and try again." }
+    public var connectReader: String { "Connect a reader to scan the \(name)." }
     public var readerBusy: String { "Another program is using the reader. Close it and try again." }
     public var readerNotPermitted: String { "You may not use the reader. Ask your administrator." }
     public var readerFailed: String { "The reader stopped working. Reconnect it and try again." }

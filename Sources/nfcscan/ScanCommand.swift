@@ -89,31 +89,38 @@ struct ScanCommand: AsyncParsableCommand {
             if verbose { printError("nfcscan: \(error.description); waiting for a reader to appear") }
         }
         let verbose = verbose
+        let prompt = PromptLine()
+        let deadline = scanWait.map { ContinuousClock.now + $0 }
+        let firstPrompt = copy.firstPrompt
+        let askedForReader = noneYet != nil
+        let secondsLeft: @Sendable (Int) -> String = { [copy] in copy.secondsLeft($0) }
         let session = ScanSession(readers: readers, directory: directory, wanted: reader, noneYet: noneYet) { added in
             if verbose { printError("nfcscan: using \(added.backend.rawValue) reader \(added.name) (it appeared)") }
+            // The person was asked to connect a reader: now ask for the object.
+            if askedForReader { prompt.show(firstPrompt, deadline: deadline, secondsLeft: secondsLeft) }
         }
         if verbose {
             noteProblems(problems)
             for reader in readers { printError("nfcscan: using \(reader.backend.rawValue) reader \(reader.name)") }
         }
-        let status = await scan(session, copy: copy)
+        let status = await scan(session, copy: copy, prompt: prompt)
         await session.close()
         if let status { throw status }
     }
 
     /// Reads objects until done; the exit status when something failed.
-    private func scan(_ session: ScanSession, copy: any ScanCopyCatalog) async -> ExitCode? {
-        let prompt = PromptLine()
-        let wait: Duration? = (timeout ?? (continuous ? nil : 60)).map { .milliseconds(Int64($0 * 1000)) }
+    /// How long one scan waits: `--timeout`, else 60 s, else forever with `--continuous`.
+    private var scanWait: Duration? { (timeout ?? (continuous ? nil : 60)).map { .milliseconds(Int64($0 * 1000)) } }
+
+    private func scan(_ session: ScanSession, copy: any ScanCopyCatalog, prompt: PromptLine) async -> ExitCode? {
+        let wait = scanWait
         var read = 0
         var worst: ExitCode?
         while continuous || read < count {
-            // No prompt while no reader is open yet (one may still appear): there is nothing to
-            // hold the object near, and the no-reader sentence follows when the time is up.
-            if !session.readers.isEmpty {
-                prompt.show(read == 0 ? copy.firstPrompt : copy.laterPrompt,
-                            deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
-            }
+            // While no reader is open yet (one may still appear) there is nothing to hold the
+            // object near: ask for a reader; the prompt follows when one appears.
+            prompt.show(session.readers.isEmpty ? copy.connectReader : read == 0 ? copy.firstPrompt : copy.laterPrompt,
+                        deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
             let scanned: ScannedObject
             do {
                 scanned = try await session.next(timeout: wait) {
