@@ -61,29 +61,10 @@ struct PN532Command: ParsableCommand {
         }
     }
 
-    @Option(help: "Put a link record with this URI on the tag.")
-    var uri: String?
-
-    @Option(help: "Put a text record (English) on the tag.")
-    var text: String?
-
-    @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the tag.", valueName: "file"))
-    var ndef: String?
-
-    @Option(help: ArgumentHelp("Use this file as the tag's whole memory (Type 2 only: raw pages from page 0, with UID, lock bytes and CC, as nfc-mfultralight r writes it); a shorter file is padded with zeros. The UID is the image's: --uid is ignored.", valueName: "file"))
-    var image: String?
+    @OptionGroup var object: ObjectOptions
 
     @Option(help: "The tag: ntag213, ntag215, ntag216, ultralight (Type 2), felica (a FeliCa Lite-S, Type 3), topaz96 or topaz512 (Type 1), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors).")
     var type: TagType = .ntag213
-
-    @Option(help: ArgumentHelp("The tag's 7-byte UID in hex.", valueName: "hex"))
-    var uid: String?
-
-    @Option(name: .customLong("for"), help: ArgumentHelp("Keep the tag in the field this many seconds (default: until interrupted).", valueName: "seconds"))
-    var duration: Double?
-
-    @Option(help: ArgumentHelp("Bring the tag into the field only after this many seconds (default: at once).", valueName: "seconds"))
-    var after: Double?
 
     @Flag(help: "After --for has passed, keep the reader running with an empty field until interrupted.")
     var keepReader = false
@@ -95,37 +76,16 @@ struct PN532Command: ParsableCommand {
     var trace = false
 
     func validate() throws {
-        if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
-        if let after, !(after >= 0) { throw ValidationError("--after needs a number of seconds, 0 or more") }
-        if ndef != nil, uri != nil || text != nil { throw ValidationError("--ndef replaces --uri and --text; give one or the other") }
-        if image != nil, ndef != nil || uri != nil || text != nil { throw ValidationError("--image is the whole memory, message included; give it without --uri, --text or --ndef") }
-        if image != nil, type.product == nil { throw ValidationError("--image is for Type 2 objects: ntag213, ntag215, ntag216 or ultralight") }
-        if keepReader, duration == nil { throw ValidationError("--keep-reader only makes sense with --for") }
+        try object.validateImage(allowed: type.product != nil)
+        if keepReader, object.duration == nil { throw ValidationError("--keep-reader only makes sense with --for") }
     }
 
     func run() throws {
-        let message: NDEFMessage?
-        do { message = try makeMessage() } catch let error as FailureExit {
+        let content: ObjectOptions.Content
+        do { content = try object.load(product: type.product) } catch {
             printError(error.message); throw ExitCode(error.status)
         }
-        var uidBytes = VirtualType2Tag.defaultUID
-        if let uid {
-            guard let bytes = Self.hexBytes(uid), bytes.count == 7 else {
-                printError("--uid needs 7 bytes in hex, such as 04a1b2c3d4e5f6"); throw ExitCode(64)
-            }
-            uidBytes = bytes
-        }
-        var imageBytes: [UInt8]?
-        if let image, let product = type.product {
-            do {
-                let loaded = try type2Image(image, product: product)
-                imageBytes = loaded.image
-                if let note = loaded.note { writeLine("nfcsim: " + note) }
-            } catch {
-                printError(error.message); throw ExitCode(error.status)
-            }
-            if uid != nil { writeLine("nfcsim: --uid is ignored: the UID is the image's (pages 0 and 1)") }
-        }
+        let message = content.message, uidBytes = content.uid ?? VirtualType2Tag.defaultUID
         let target: any PN532Target, summary: String
         do {
             switch type {
@@ -133,14 +93,14 @@ struct PN532Command: ParsableCommand {
                 let tag = try VirtualType3Tag(message: message)
                 (target, summary) = (tag.pn532Target, "FeliCa Lite-S IDm \(Self.hex(tag.idm))")
             case .topaz96, .topaz512:
-                let tag = try VirtualType1Tag(product: type == .topaz96 ? .topaz96 : .topaz512, uid: uid == nil ? VirtualType1Tag.defaultUID : uidBytes, message: message)
+                let tag = try VirtualType1Tag(product: type == .topaz96 ? .topaz96 : .topaz512, uid: content.uid ?? VirtualType1Tag.defaultUID, message: message)
                 (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Self.hex(tag.uid))")
             case .classic1k, .classic4k:
                 let tag = try VirtualMifareClassic(size: type == .classic1k ? .classic1K : .classic4K,
-                                                   uid: uid == nil ? MifareClassicImage.defaultUID : Array(uidBytes.suffix(4)), message: message)
+                                                   uid: content.uid.map { Array($0.suffix(4)) } ?? MifareClassicImage.defaultUID, message: message)
                 (target, summary) = (tag.pn532Target, "\(tag.size.name) UID \(Self.hex(tag.uid))")
             default:
-                let tag = if let imageBytes {
+                let tag = if let imageBytes = content.image {
                     try VirtualType2Tag(product: type.product!, image: imageBytes)
                 } else {
                     try VirtualType2Tag(product: type.product!, uid: uidBytes, message: message)
@@ -151,8 +111,7 @@ struct PN532Command: ParsableCommand {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
         let start = ContinuousClock.now
-        let arrival = after.map { start + .milliseconds(Int64($0 * 1000)) }
-        let departure = duration.map { (arrival ?? start) + .milliseconds(Int64($0 * 1000)) }
+        let (arrival, departure) = object.schedule(from: start)
         let host: PN532PTYHost
         do {
             host = try PN532PTYHost(emulator: PN532Emulator(target: target, arrival: arrival, departure: departure), link: link)
@@ -172,25 +131,6 @@ struct PN532Command: ParsableCommand {
         case .deadline: writeLine("nfcsim: the tag left the field; stopping")
         case .signal, .stopped: writeLine("nfcsim: stopped")
         }
-    }
-
-    struct FailureExit: Error { var status: Int32; var message: String }
-
-    private func makeMessage() throws -> NDEFMessage? {
-        do { return try objectMessage(uri: uri, text: text, ndef: ndef) } catch {
-            throw FailureExit(status: error.status, message: error.message)
-        }
-    }
-
-    static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.filter { $0 != ":" && $0 != " " })
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        for i in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(digits[i...i + 1]), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

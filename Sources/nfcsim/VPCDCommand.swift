@@ -68,29 +68,10 @@ struct VPCDCommand: ParsableCommand {
         }
     }
 
-    @Option(help: "Put a link record with this URI on the object.")
-    var uri: String?
-
-    @Option(help: "Put a text record (English) on the object.")
-    var text: String?
-
-    @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the object.", valueName: "file"))
-    var ndef: String?
-
-    @Option(help: ArgumentHelp("Use this file as the object's whole memory (Type 2 only: raw pages from page 0, with UID, lock bytes and CC, as nfc-mfultralight r writes it); a shorter file is padded with zeros. The UID is the image's: --uid is ignored.", valueName: "file"))
-    var image: String?
+    @OptionGroup var object: ObjectOptions
 
     @Option(help: "The object: ntag213, ntag215, ntag216, ultralight (Type 2), type4 (ISO-DEP), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors) or icodeslix2 (Type 5, ISO 15693).")
     var type: ObjectType = .ntag213
-
-    @Option(help: ArgumentHelp("The object's 7-byte UID in hex.", valueName: "hex"))
-    var uid: String?
-
-    @Option(name: .customLong("for"), help: ArgumentHelp("Keep the card in the reader this many seconds (default: until interrupted).", valueName: "seconds"))
-    var duration: Double?
-
-    @Option(help: ArgumentHelp("Put the card in only after this many seconds (default: at once).", valueName: "seconds"))
-    var after: Double?
 
     @Option(help: "The vpcd reader's TCP port (the DEVICENAME /dev/null:PORT of its reader.conf entry).")
     var port: Int = 35963
@@ -102,42 +83,21 @@ struct VPCDCommand: ParsableCommand {
     var trace = false
 
     func validate() throws {
-        if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
-        if let after, !(after >= 0) { throw ValidationError("--after needs a number of seconds, 0 or more") }
-        if ndef != nil, uri != nil || text != nil { throw ValidationError("--ndef replaces --uri and --text; give one or the other") }
-        if image != nil, ndef != nil || uri != nil || text != nil { throw ValidationError("--image is the whole memory, message included; give it without --uri, --text or --ndef") }
-        if image != nil, type.product == nil { throw ValidationError("--image is for Type 2 objects: ntag213, ntag215, ntag216 or ultralight") }
+        try object.validateImage(allowed: type.product != nil)
         if !(1...65535).contains(port) { throw ValidationError("--port needs a TCP port, 1 to 65535") }
     }
 
     func run() throws {
-        let message: NDEFMessage?
-        do { message = try objectMessage(uri: uri, text: text, ndef: ndef) } catch {
+        let content: ObjectOptions.Content
+        do { content = try object.load(product: type.product) } catch {
             printError(error.message); throw ExitCode(error.status)
         }
-        var uidBytes: [UInt8]?
-        if let uid {
-            guard case .success(let bytes) = Hex.decode(uid), bytes.count == 7 else {
-                printError("--uid needs 7 bytes in hex, such as 04a1b2c3d4e5f6"); throw ExitCode(64)
-            }
-            uidBytes = bytes
-        }
-        var imageBytes: [UInt8]?
-        if let image, let product = type.product {
-            do {
-                let loaded = try type2Image(image, product: product)
-                imageBytes = loaded.image
-                if let note = loaded.note { writeLine("nfcsim: " + note) }
-            } catch {
-                printError(error.message); throw ExitCode(error.status)
-            }
-            if uid != nil { writeLine("nfcsim: --uid is ignored: the UID is the image's (pages 0 and 1)") }
-        }
+        let message = content.message, uidBytes = content.uid
         let card: any VPCDCard
         let summary: String
         do {
             if let product = type.product {
-                let tag = if let imageBytes {
+                let tag = if let imageBytes = content.image {
                     try VirtualType2Tag(product: product, image: imageBytes)
                 } else {
                     try VirtualType2Tag(product: product, uid: uidBytes ?? VirtualType2Tag.defaultUID, message: message)
@@ -170,10 +130,9 @@ struct VPCDCommand: ParsableCommand {
         client.onArrival = { writeLine("nfcsim: the card is in the reader") }
         client.stopOnSignals()
         writeLine("nfcsim: \(summary), ATR: \(Self.hex(card.atr).uppercased())")
-        writeLine("nfcsim: vpcd reader at \(host) port \(port)\(after.map { ", arriving in \($0) s" } ?? "")")
+        writeLine("nfcsim: vpcd reader at \(host) port \(port)\(object.after.map { ", arriving in \($0) s" } ?? "")")
         let start = ContinuousClock.now
-        let arrival = after.map { start + .milliseconds(Int64($0 * 1000)) }
-        let departure = duration.map { (arrival ?? start) + .milliseconds(Int64($0 * 1000)) }
+        let (arrival, departure) = object.schedule(from: start)
         let stop: VPCDStop
         do { stop = try client.run(arrival: arrival, departure: departure) } catch {
             printError("\(error)"); client.shutdown(); throw ExitCode(69)

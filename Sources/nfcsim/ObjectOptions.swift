@@ -1,0 +1,72 @@
+import ArgumentParser
+import CommandLineIO
+import NDEF
+import NFCTags
+
+/// What a virtual object holds and when it is near the reader: the options every `nfcsim`
+/// subcommand shares, checked and loaded in one place.
+struct ObjectOptions: ParsableArguments {
+    @Option(help: "Put a link record with this URI on the object.")
+    var uri: String?
+
+    @Option(help: "Put a text record (English) on the object.")
+    var text: String?
+
+    @Option(help: ArgumentHelp("Put the NDEF message in this file (raw bytes) on the object.", valueName: "file"))
+    var ndef: String?
+
+    @Option(help: ArgumentHelp("Use this file as the object's whole memory (Type 2 only: raw pages from page 0, with UID, lock bytes and CC, as nfc-mfultralight r writes it); a shorter file is padded with zeros. The UID is the image's: --uid is ignored.", valueName: "file"))
+    var image: String?
+
+    @Option(help: ArgumentHelp("The object's 7-byte UID in hex.", valueName: "hex"))
+    var uid: String?
+
+    @Option(name: .customLong("for"), help: ArgumentHelp("Keep the object near the reader this many seconds (default: until interrupted).", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Bring the object near the reader only after this many seconds (default: at once).", valueName: "seconds"))
+    var after: Double?
+
+    func validate() throws {
+        if let duration, !(duration > 0) { throw ValidationError("--for needs a positive number of seconds") }
+        if let after, !(after >= 0) { throw ValidationError("--after needs a number of seconds, 0 or more") }
+        if ndef != nil, uri != nil || text != nil { throw ValidationError("--ndef replaces --uri and --text; give one or the other") }
+        if image != nil, ndef != nil || uri != nil || text != nil { throw ValidationError("--image is the whole memory, message included; give it without --uri, --text or --ndef") }
+    }
+
+    /// The check that needs the subcommand's object type.
+    func validateImage(allowed: Bool) throws {
+        if image != nil, !allowed { throw ValidationError("--image is for Type 2 objects: ntag213, ntag215, ntag216 or ultralight") }
+    }
+
+    /// The loaded content: the message (nil: formatted but empty), the `--uid` bytes, and the
+    /// `--image` memory for a Type 2 `product`.
+    struct Content {
+        var message: NDEFMessage?
+        var uid: [UInt8]?
+        var image: [UInt8]?
+    }
+
+    func load(product: Type2Product?) throws(ContentFailure) -> Content {
+        var content = Content(message: try objectMessage(uri: uri, text: text, ndef: ndef))
+        if let uid {
+            guard case .success(let bytes) = Hex.decode(uid), bytes.count == 7 else {
+                throw ContentFailure(status: 64, message: "--uid needs 7 bytes in hex, such as 04a1b2c3d4e5f6")
+            }
+            content.uid = bytes
+        }
+        if let image, let product {
+            let loaded = try type2Image(image, product: product)
+            content.image = loaded.image
+            if let note = loaded.note { writeLine("nfcsim: " + note) }
+            if uid != nil { writeLine("nfcsim: --uid is ignored: the UID is the image's (pages 0 and 1)") }
+        }
+        return content
+    }
+
+    /// When the object arrives and leaves, counted from `start`.
+    func schedule(from start: ContinuousClock.Instant) -> (arrival: ContinuousClock.Instant?, departure: ContinuousClock.Instant?) {
+        let arrival = after.map { start + .milliseconds(Int64($0 * 1000)) }
+        return (arrival, duration.map { (arrival ?? start) + .milliseconds(Int64($0 * 1000)) })
+    }
+}
