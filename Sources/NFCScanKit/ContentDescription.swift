@@ -11,77 +11,44 @@ public enum ContentDescription {
     public static func lines(for report: ReportValue, copy: any ScanCopyCatalog) -> [String] {
         let records = report["records"]?.arrayValue ?? []
         var lines: [String] = []
-        for record in records { lines += describe(record, copy: copy) }
+        for record in records { lines += ContentItem.items(in: record).map { line(for: $0, copy: copy) } }
         if lines.isEmpty { lines.append(records.isEmpty ? copy.empty : copy.otherContent) }
         // The same thing twice (a link and a smart poster's link) is said once.
         var seen = Set<String>()
         return lines.filter { seen.insert($0).inserted }
     }
 
-    static func describe(_ record: ReportValue, copy: any ScanCopyCatalog) -> [String] {
-        switch record["kind"]?.stringValue {
-        case "uri", "absolute-uri":
-            return record["uri"]?.stringValue.map { [uri($0, copy: copy)] } ?? []
-        case "text":
-            return record["text"]?.stringValue.map { [copy.text(show($0))] } ?? []
-        case "smart-poster":
-            // The title in the first language listed, then what it points to.
-            var lines: [String] = []
-            if let title = record["titles"]?.arrayValue?.first?["text"]?.stringValue { lines.append(copy.title(show(title))) }
-            if let link = record["uri"]?.stringValue { lines.append(uri(link, copy: copy)) }
-            return lines
-        case "wifi":
-            if let ssid = record["ssid"]?.stringValue { return [copy.wifiNetwork(show(ssid))] }
-            return [copy.wifiNetwork(show(record["ssid_hex"]?.stringValue ?? "?"))]
-        case "vcard":
-            if let name = record["vcard"]?.stringValue.flatMap(vcardName) { return [copy.contact(show(name))] }
-            return [copy.contactWithoutName]
-        case "android-app":
-            return record["package"]?.stringValue.map { [copy.app(show($0))] } ?? []
-        case "bluetooth", "bluetooth-le":
-            if let name = record["local_name"]?.stringValue { return [copy.bluetoothDevice(show(name))] }
-            return [copy.bluetoothDeviceWithoutName]
-        case "handover-select", "handover-request", "handover-mediation", "handover-initiate":
-            return [copy.deviceToConnect]
-        case "signature":
-            return [copy.signature]
-        case "device-information", "alternative-carrier", "collision-resolution", "handover-error", "handover-carrier":
-            return []
-        default:
-            if record["tnf"]?.stringValue == "empty" { return [] }
-            return [copy.otherContent]
+    /// One item in the catalog's words, its value made safe to show.
+    static func line(for item: ContentItem, copy: any ScanCopyCatalog) -> String {
+        switch item {
+        case .link(let uri): copy.link(show(webLinkDisplayForm(uri)))
+        case .phoneNumber(let number): copy.phoneNumber(show(number))
+        case .emailAddress(let address): copy.emailAddress(show(address))
+        case .text(let text): copy.text(show(text))
+        case .title(let title): copy.title(show(title))
+        case .wifiNetwork(let name): copy.wifiNetwork(show(name))
+        case .contact(let name): name.map { copy.contact(show($0)) } ?? copy.contactWithoutName
+        case .app(let package): copy.app(show(package))
+        case .bluetoothDevice(let name): name.map { copy.bluetoothDevice(show($0)) } ?? copy.bluetoothDeviceWithoutName
+        case .deviceToConnect: copy.deviceToConnect
+        case .signature: copy.signature
+        case .other: copy.otherContent
         }
     }
 
-    /// A link as a person reads it: web links without `https://` and `www.`; phone numbers and
-    /// email addresses named as such.
-    static func uri(_ uri: String, copy: any ScanCopyCatalog) -> String {
+    /// A link as a person reads it: a web link without `https://`/`http://` and `www.`, and without
+    /// the `/` of a bare site ("example.com"); any other URI unchanged. Not yet display-safe: the
+    /// caller sanitizes it (and shortens it to fit where it is shown).
+    public static func webLinkDisplayForm(_ uri: String) -> String {
         let lower = uri.lowercased()
-        for scheme in ["tel:"] where lower.hasPrefix(scheme) { return copy.phoneNumber(show(String(uri.dropFirst(scheme.count)))) }
-        for scheme in ["mailto:"] where lower.hasPrefix(scheme) {
-            let address = uri.dropFirst(scheme.count).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return copy.emailAddress(show(String(address)))
-        }
         var shown = Substring(uri)
         for prefix in ["https://", "http://"] where lower.hasPrefix(prefix) {
             shown = shown.dropFirst(prefix.count)
             if shown.lowercased().hasPrefix("www.") { shown = shown.dropFirst(4) }
             if shown.hasSuffix("/"), shown.dropLast().firstIndex(of: "/") == nil { shown = shown.dropLast() }
         }
-        return copy.link(show(String(shown)))
+        return String(shown)
     }
 
     private static func show(_ text: String) -> String { DisplayText.sanitized(text) }
-
-    /// The `FN` (formatted name) of a vCard, if any.
-    static func vcardName(_ card: String) -> String? {
-        for line in card.split(whereSeparator: \.isNewline) {
-            let upper = line.uppercased()
-            if upper.hasPrefix("FN:") || upper.hasPrefix("FN;") {
-                let name = line.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
-                return name.isEmpty ? nil : name
-            }
-        }
-        return nil
-    }
 }

@@ -58,6 +58,27 @@ public protocol ScanCopyCatalog: Sendable {
     var deviceToConnect: String { get }
     var otherContent: String { get }
     var signature: String { get }
+
+    // The daemon's notifications. Summaries are questions ("Open example.com/poster?"); values are
+    // display-safe and already shortened to fit.
+    /// The name the daemon's own notifications come from (a label, not a sentence).
+    var notificationSender: String { get }
+    /// Summary offering a web link in the browser: "Open example.com/poster?"
+    func notificationOpenLink(_ link: String) -> String
+    /// Summary offering the object's content to the app that asked for it: "Open the contact in Contacts?"
+    func notificationOpen(_ content: OfferedContent, in app: String) -> String
+    /// Summary for an object that names its app (an app record): "Open Concerts?"
+    func notificationOpenApp(_ app: String) -> String
+    /// Body naming what is offered: "The item holds a contact: Ann Smith."
+    func notificationHolds(_ content: OfferedContent, _ value: String) -> String
+    /// Button: send the object to the app.
+    var actionOpen: String { get }
+    /// Button: open the web link in the browser.
+    var actionOpenInBrowser: String { get }
+    /// The app chosen did not receive the object (it stopped answering, or refused it).
+    func handlerFailed(app: String) -> String
+    /// The browser could not be started for the link.
+    var browserFailed: String { get }
 }
 
 public enum ScanCopy {
@@ -108,7 +129,17 @@ public enum ScanCopy {
             ("deviceToConnect", copy.deviceToConnect, true),
             ("otherContent", copy.otherContent, true),
             ("signature", copy.signature, true),
-        ]
+            ("notificationSender", copy.notificationSender, false),
+            ("notificationOpenLink", copy.notificationOpenLink("example.com/poster"), true),
+            ("notificationOpenApp", copy.notificationOpenApp(sample), true),
+            ("actionOpen", copy.actionOpen, false),
+            ("actionOpenInBrowser", copy.actionOpenInBrowser, false),
+            ("handlerFailed", copy.handlerFailed(app: sample), true),
+            ("browserFailed", copy.browserFailed, true),
+        ] + OfferedContent.allCases.flatMap { content in
+            [("notificationOpen.\(content)", copy.notificationOpen(content, in: sample), true),
+             ("notificationHolds.\(content)", copy.notificationHolds(content, sample), true)]
+        }
     }
 }
 
@@ -157,4 +188,36 @@ public struct EnglishScanCopy: ScanCopyCatalog {
     public var deviceToConnect: String { "A device to connect to." }
     public var otherContent: String { "Something this program can't show." }
     public var signature: String { "A signature, which wasn't checked." }
+
+    public var notificationSender: String { "Nearby Items" }
+    public func notificationOpenLink(_ link: String) -> String { "Open \(link)?" }
+    public func notificationOpen(_ content: OfferedContent, in app: String) -> String {
+        switch content {
+        case .link: "Open the link in \(app)?"
+        case .phoneNumber: "Open the phone number in \(app)?"
+        case .emailAddress: "Open the email address in \(app)?"
+        case .text: "Open the text in \(app)?"
+        case .contact: "Open the contact in \(app)?"
+        case .wifiNetwork: "Open the Wi-Fi network in \(app)?"
+        case .bluetoothDevice: "Open the Bluetooth device in \(app)?"
+        case .item: "Open the \(name) in \(app)?"
+        }
+    }
+    public func notificationOpenApp(_ app: String) -> String { "Open \(app)?" }
+    public func notificationHolds(_ content: OfferedContent, _ value: String) -> String {
+        switch content {
+        case .link: "\(theName) links to \(value)."
+        case .phoneNumber: "\(theName) holds a phone number: \(value)."
+        case .emailAddress: "\(theName) holds an email address: \(value)."
+        case .text: "\(theName) says \u{201C}\(value)\u{201D}."
+        case .contact: "\(theName) holds a contact: \(value)."
+        case .wifiNetwork: "\(theName) holds a Wi-Fi network: \(value)."
+        case .bluetoothDevice: "\(theName) holds a Bluetooth device: \(value)."
+        case .item: "\(theName) holds \(value)."
+        }
+    }
+    public var actionOpen: String { "Open" }
+    public var actionOpenInBrowser: String { "Open in Browser" }
+    public func handlerFailed(app: String) -> String { "\(theName) couldn't be sent to \(app). Try again." }
+    public var browserFailed: String { "The link couldn't be opened. Try again." }
 }

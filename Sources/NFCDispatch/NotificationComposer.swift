@@ -1,0 +1,134 @@
+import NDEFReport
+import NFCScanKit
+
+/// Writes the notification that offers an object to the person, and the one saying it could not
+/// be delivered, in the catalog's words (../shared/guidance/nfc.md: a short question naming what
+/// the object offers, a body only when it adds something, one- or two-word buttons).
+///
+/// Everything read from the object is untrusted: values are made display-safe and shortened
+/// (``NotificationMarkup``), and the body is escaped for markup-reading servers.
+public struct NotificationComposer: Sendable {
+    /// Every word a person reads comes from here.
+    public let copy: any ScanCopyCatalog
+
+    /// Summaries longer than this are shortened at their value (``CopyRules/maximumLength``).
+    public static let summaryLimit = CopyRules.maximumLength
+    /// An offer lasts about as long as a person stays near the reader wondering what happened.
+    public static let offerTimeout: Int32 = 15_000
+    /// Long enough to be read; there is nothing to act on.
+    public static let failureTimeout: Int32 = 10_000
+    public static let offerCategory = "x-nfcscan.object"
+    public static let failureCategory = "x-nfcscan.object.error"
+    /// The icon-theme name (Icon Naming Specification) for web-link notifications.
+    public static let browserIcon = "web-browser"
+
+    /// `copy` names no object (the daemon can't know what it is): "the item".
+    public init(copy: any ScanCopyCatalog = ScanCopy.catalog()) {
+        self.copy = copy
+    }
+
+    /// The notification offering `offer` for the object `report` describes.
+    public func notification(for offer: Offer, report: ReportValue) -> NotificationContent {
+        switch offer {
+        case .handler(let match): handlerOffer(match, report: report)
+        case .webLink(let link): webLinkOffer(link, report: report)
+        }
+    }
+
+    /// The app was chosen but did not take the object (it did not answer, refused, or left).
+    public func handlerFailed(_ registration: HandlerRegistration) -> NotificationContent {
+        NotificationContent(appName: registration.appName, appIcon: registration.appIcon ?? "",
+                            summary: fit(registration.appName) { copy.handlerFailed(app: $0) }, plainBody: nil, actions: [],
+                            hints: .init(category: Self.failureCategory, desktopEntry: registration.desktopEntry),
+                            expireTimeout: Self.failureTimeout)
+    }
+
+    /// The person chose to open the link but no browser could be started.
+    public func browserFailed() -> NotificationContent {
+        NotificationContent(appName: copy.notificationSender, appIcon: Self.browserIcon, summary: copy.browserFailed,
+                            plainBody: nil, actions: [], hints: .init(category: Self.failureCategory),
+                            expireTimeout: Self.failureTimeout)
+    }
+
+    private func handlerOffer(_ match: HandlerMatch, report: ReportValue) -> NotificationContent {
+        let registration = match.registration
+        let records = report["records"]?.arrayValue ?? []
+        let summary: String
+        let body: String?
+        if case .androidPackage = match.filter.kind {
+            // The object names the app itself; the body says what else it holds, if anything.
+            summary = fit(registration.appName) { copy.notificationOpenApp($0) }
+            body = records.indices.lazy.filter { $0 != match.recordIndex }
+                .compactMap { offered(in: records[$0]) }.first { $0.value != nil }.flatMap(sentence)
+        } else {
+            let content = records.indices.contains(match.recordIndex) ? offered(in: records[match.recordIndex]) : nil
+            let kind = content?.kind ?? .item
+            summary = fit(registration.appName) { copy.notificationOpen(kind, in: $0) }
+            body = content.flatMap(sentence)
+        }
+        let open = NotificationContent.Action(key: NotificationContent.openActionKey, label: copy.actionOpen)
+        return NotificationContent(appName: registration.appName, appIcon: registration.appIcon ?? "", summary: summary,
+                                   plainBody: body, actions: [defaultAction(open), open],
+                                   hints: .init(category: Self.offerCategory, desktopEntry: registration.desktopEntry),
+                                   expireTimeout: Self.offerTimeout)
+    }
+
+    private func webLinkOffer(_ link: WebLink, report: ReportValue) -> NotificationContent {
+        let records = report["records"]?.arrayValue ?? []
+        let template = copy.notificationOpenLink("")
+        let summary = copy.notificationOpenLink(LinkDisplay.shortened(link.uri, maxCharacters: Self.summaryLimit - template.count))
+        // What the object calls the link (its smart poster title, or a text beside it) adds to the
+        // bare address; nothing else would.
+        let title = records.indices.contains(link.recordIndex)
+            ? records[link.recordIndex]["titles"]?.arrayValue?.first?["text"]?.stringValue : nil
+        let text = title ?? records.lazy.compactMap { $0["kind"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }.first
+        let open = NotificationContent.Action(key: NotificationContent.openActionKey, label: copy.actionOpenInBrowser)
+        return NotificationContent(appName: copy.notificationSender, appIcon: Self.browserIcon, summary: summary,
+                                   plainBody: text.map { copy.notificationHolds(.text, NotificationMarkup.value($0)) },
+                                   actions: [defaultAction(open), open], hints: .init(category: Self.offerCategory),
+                                   expireTimeout: Self.offerTimeout)
+    }
+
+    /// Clicking the notification does what its button does.
+    private func defaultAction(_ action: NotificationContent.Action) -> NotificationContent.Action {
+        .init(key: NotificationContent.defaultActionKey, label: action.label)
+    }
+
+    /// What a record offers, and the value to name in the body (nil: nothing worth naming).
+    private func offered(in record: ReportValue) -> (kind: OfferedContent, value: String?)? {
+        for item in ContentItem.items(in: record) {
+            switch item {
+            case .link(let uri): return (.link, uri)
+            case .phoneNumber(let number): return (.phoneNumber, number)
+            case .emailAddress(let address): return (.emailAddress, address)
+            case .text(let text): return (.text, text)
+            case .contact(let name): return (.contact, name)
+            case .wifiNetwork(let name): return (.wifiNetwork, name)
+            case .bluetoothDevice(let name): return (.bluetoothDevice, name)
+            case .title: continue // a smart poster's title: its link is what it offers
+            case .app, .deviceToConnect, .signature, .other: return (.item, nil)
+            }
+        }
+        return nil
+    }
+
+    /// The body sentence naming `content`'s value, display-safe and shortened.
+    private func sentence(_ content: (kind: OfferedContent, value: String?)) -> String? {
+        guard let value = content.value else { return nil }
+        let shown = content.kind == .link
+            ? LinkDisplay.shortened(value, maxCharacters: NotificationMarkup.maximumValueLength)
+            : NotificationMarkup.value(value)
+        return copy.notificationHolds(content.kind, shown)
+    }
+
+    /// `make(value)` in at most ``summaryLimit`` characters, shortening `value` (made display-safe)
+    /// with `…` as far as needed, but never below a few characters.
+    private func fit(_ value: String, _ make: (String) -> String) -> String {
+        let shown = NotificationMarkup.value(value)
+        let full = make(shown)
+        let excess = full.count - Self.summaryLimit
+        guard excess > 0 else { return full }
+        let keep = max(LinkDisplay.minimumCharacters, shown.count - excess - 1)
+        return keep < shown.count ? make(String(shown.prefix(keep)) + "…") : full
+    }
+}

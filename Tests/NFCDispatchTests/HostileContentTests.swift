@@ -1,0 +1,93 @@
+import NDEF
+import NDEFReport
+import NFCDispatch
+import Testing
+
+/// Objects are untrusted: nothing they hold may act as markup, reorder text, reach a terminal, or
+/// crowd out the notification.
+@Suite struct HostileContentTests {
+    static let hostile: [String] = [
+        #"<a href="file:///etc/passwd">x</a>"#,
+        "<img src=\"file:///etc/passwd\" onerror=alert(1)>",
+        "<b>Bank</b> &amp; <i>it's</i> \"quoted\"",
+        "\u{202E}gpj.exe",
+        "a\u{2066}b\u{2067}c\u{2068}d\u{2069}e\u{200F}",
+        "\u{1B}[31mred\u{1B}[0m\u{1B}]0;title\u{07}",
+        "nul\u{0}byte",
+        "line\nbreak\r\u{2028}\u{85}",
+        String(repeating: "A", count: 10_240),
+        "javascript:alert(1)",
+        "JAVASCRIPT:alert(1)",
+        "file:///etc/passwd",
+    ]
+
+    @Test func escapeNeutralisesMarkupCharacters() {
+        #expect(NotificationMarkup.escape(#"&<>'""#) == "&amp;&lt;&gt;&#39;&quot;")
+        #expect(NotificationMarkup.escape(#"<a href="file:///etc/passwd">x</a>"#)
+                == "&lt;a href=&quot;file:///etc/passwd&quot;&gt;x&lt;/a&gt;")
+        #expect(NotificationMarkup.escape("&amp;") == "&amp;amp;")
+        #expect(NotificationMarkup.escape("a\u{202E}b\u{1B}c\u{0}") == "a\\u{202e}b\\u{1b}c\\u{0}")
+        #expect(NotificationMarkup.escape("Café 你好 🙂") == "Café 你好 🙂")
+    }
+
+    @Test func valuesAreNeutralisedAndShortened() {
+        #expect(NotificationMarkup.value("\u{202E}gpj.exe") == "\\u{202e}gpj.exe")
+        let long = NotificationMarkup.value(String(repeating: "A", count: 10_240))
+        #expect(long == String(repeating: "A", count: 80) + "…")
+        #expect(NotificationMarkup.value("short") == "short")
+    }
+
+    @Test(arguments: hostile)
+    func hostileTextStaysText(_ value: String) throws {
+        var registry = HandlerRegistry()
+        let request = try HandlerRequest(appName: "Notes", filters: [try .mediaType("text/plain"), try .mediaType("text/vcard")])
+        _ = try registry.register(request, owner: ":1.1", handlerPath: "/a")
+        let composer = NotificationComposer()
+        for records in [[try Records.text(value)], [Records.contact(value)]] {
+            let object = try report(records)
+            let content = composer.notification(for: try #require(registry.offer(for: object)), report: object)
+            NotificationComposerTests.checkSafe(content)
+            let body = try #require(content.body)
+            let plain = try #require(content.plainBody)
+            #expect(body == NotificationMarkup.escape(plain))
+            #expect(plain.count < 140, "\(plain.prefix(200))")
+            #expect(!body.contains("<a") && !body.contains("<img"))
+        }
+    }
+
+    @Test(arguments: hostile)
+    func hostileTitlesBesideAWebLinkStayText(_ value: String) throws {
+        let object = try report(Records.poster("https://example.com/p", title: value))
+        let offer = try #require(HandlerRegistry().offer(for: object))
+        let content = NotificationComposer().notification(for: offer, report: object)
+        NotificationComposerTests.checkSafe(content)
+        #expect(content.summary == "Open example.com/p?")
+    }
+
+    @Test func hostileLinksAreNeverOfferedAndNeverShownRaw() throws {
+        for uri in ["javascript:alert(1)", "JAVASCRIPT:alert(1)", "file:///etc/passwd", "http://example.com/\nSafe link", "https://example.com/\u{202E}gpj.exe"] {
+            let object = try report(Records.uri(uri))
+            #expect(HandlerRegistry().offer(for: object) == nil, "\(uri)")
+            // An app that asked for every link of the scheme still can't match a malformed one.
+            var registry = HandlerRegistry()
+            let scheme = String(uri.prefix { $0 != ":" })
+            _ = try registry.register(HandlerRequest(appName: "App", filters: [try .uri(scheme: scheme)]), owner: ":1.1", handlerPath: "/a")
+            if let offer = registry.offer(for: object) {
+                let content = NotificationComposer().notification(for: offer, report: object)
+                NotificationComposerTests.checkSafe(content)
+                #expect(!uri.contains("\n") && !uri.contains("\u{202E}"), "a malformed link matched: \(uri)")
+            }
+        }
+    }
+
+    @Test func aHostileLinkBesideTheMatchedRecordIsShownSafely() throws {
+        // An app record matched; the object's other link is shown escaped, never as markup.
+        var registry = HandlerRegistry()
+        _ = try registry.register(HandlerRequest(appName: "Concerts", filters: [try .androidPackage("com.example.concerts")]),
+                                  owner: ":1.1", handlerPath: "/a")
+        let object = try report(Records.app("com.example.concerts"), Records.uri("https://example.com/<img src=x>\u{1B}[2J\"'&"))
+        let content = NotificationComposer().notification(for: try #require(registry.offer(for: object)), report: object)
+        NotificationComposerTests.checkSafe(content)
+        #expect(content.body == "The item links to example.com/&lt;img src=x&gt;\\u{1b}[2J&quot;&#39;&amp;.")
+    }
+}

@@ -1,0 +1,60 @@
+import NDEF
+import NDEFReport
+import NFCDispatch
+
+/// The report the daemon would get for `records`: encoded to bytes, decoded strictly, reported.
+func report(_ records: NDEFRecord...) throws -> ReportValue {
+    try report(records)
+}
+
+func report(_ records: [NDEFRecord]) throws -> ReportValue {
+    let bytes = NDEFMessage(records: records).encoded()
+    return try MessageReport().report(try NDEFMessage(decoding: bytes))
+}
+
+/// Records as real objects carry them.
+enum Records {
+    static func uri(_ uri: String) -> NDEFRecord { URIRecord(uri: uri).record() }
+
+    static func text(_ text: String) throws -> NDEFRecord { try TextRecord(text: text).record() }
+
+    static func poster(_ uri: String, title: String) throws -> NDEFRecord {
+        try SmartPoster(uri: URIRecord(uri: uri), titles: [TextRecord(text: title)]).record()
+    }
+
+    static func absoluteURI(_ uri: String) -> NDEFRecord { NDEFRecord(tnf: .absoluteURI, type: uri, payload: []) }
+
+    static func media(_ type: String, _ payload: [UInt8] = [1, 2, 3]) -> NDEFRecord { NDEFRecord(tnf: .media, type: type, payload: payload) }
+
+    static func contact(_ name: String) -> NDEFRecord {
+        media("text/vcard", Array("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:\(name)\r\nEND:VCARD\r\n".utf8))
+    }
+
+    static func external(_ type: String) -> NDEFRecord { NDEFRecord(tnf: .external, type: type, payload: [0x42]) }
+
+    static func app(_ package: String) -> NDEFRecord {
+        NDEFRecord(tnf: .external, type: "android.com:pkg", payload: Array(package.utf8))
+    }
+
+    static func wifi(_ ssid: String) throws -> NDEFRecord {
+        typealias Attribute = WiFiSimpleConfig.Attribute
+        let credential = try WiFiSimpleConfig(attributes: [Attribute(type: WiFiSimpleConfig.AttributeType.ssid, value: Array(ssid.utf8))])
+        let config = try WiFiSimpleConfig(attributes: [Attribute(type: WiFiSimpleConfig.AttributeType.credential, value: credential.payload)])
+        return media("application/vnd.wfa.wsc", config.payload)
+    }
+}
+
+/// A registry with one registration per entry, in order; returns the registry and the numbers.
+func makeRegistry(_ entries: [(app: String, filters: [HandlerFilter])], owner: String = ":1.1") throws -> (HandlerRegistry, [UInt32]) {
+    var registry = HandlerRegistry()
+    var ids: [UInt32] = []
+    for entry in entries {
+        ids.append(try registry.register(HandlerRequest(appName: entry.app, filters: entry.filters), owner: owner, handlerPath: "/org/example/Handler"))
+    }
+    return (registry, ids)
+}
+
+/// The app a report goes to, by name.
+func winner(_ registry: HandlerRegistry, _ report: ReportValue) -> String? {
+    registry.match(report)?.registration.appName
+}
