@@ -5,7 +5,32 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build release demo test unit oracle fuzz bench clean
+# `make install` layout (DESTDIR for staging: make install DESTDIR=/tmp/stage).
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+# systemd's user manager reads /usr/lib/systemd/user and /usr/local/lib/systemd/user (among
+# others: `systemd-analyze --user unit-paths`); udev 252 reads /usr/lib/udev/rules.d and
+# /usr/local/lib/udev/rules.d; the session bus reads $XDG_DATA_DIRS/dbus-1/services
+# (default /usr/local/share:/usr/share). Another PREFIX gets a note from make install.
+SYSTEMDUSERUNITDIR ?= $(LIBDIR)/systemd/user
+DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
+UDEVRULESDIR ?= $(LIBDIR)/udev/rules.d
+INSTALL ?= install
+# The static Swift crash backtracer of the runtime nfcscand loads (see systemd/nfcscand.service):
+# found through the binary's libswiftCore.so, else through the toolchain `swift` belongs to.
+SWIFT_BACKTRACER ?= $(shell \
+  d=$$(ldd .build/release/nfcscand 2>/dev/null | sed -n 's|.*libswiftCore\.so => \(.*\)/linux/libswiftCore\.so.*|\1|p'); \
+  [ -n "$$d" ] || d=$$($(SWIFT) -print-target-info 2>/dev/null | sed -n 's/.*"runtimeResourcePath": "\([^"]*\)".*/\1/p'); \
+  [ -n "$$d" ] && realpath -e "$$d/../../libexec/swift/linux/swift-backtrace-static" 2>/dev/null)
+# Fills in systemd/ templates; without a backtracer the line naming it goes.
+RENDER = sed -e 's|@bindir@|$(BINDIR)|g' \
+  $(if $(SWIFT_BACKTRACER),-e 's|@swift_backtrace@|$(SWIFT_BACKTRACER)|g',-e '/@swift_backtrace@/d')
+EXECUTABLES = nfcscan nfcscand nfcsim
+MANPAGES = nfcscan.1 nfcscand.1
+
+.PHONY: all deps build release demo test unit check-units oracle fuzz bench install uninstall clean
 
 all: build
 
@@ -23,8 +48,9 @@ release:
 demo: deps release
 	bash scripts/demo.sh .build/release
 
-# Every test: unit and property tests, the ndeflib differential test, and the fuzzers.
-test: deps unit oracle fuzz
+# Every test: unit and property tests, the systemd unit check, the ndeflib differential test, and
+# the fuzzers.
+test: deps unit check-units oracle fuzz
 
 # Serial: dozens of end-to-end tests each drive a PN532 emulator through libnfc or a private
 # pcscd, whose own timeouts (300-1000 ms) a 2-core machine running them all at once can miss.
@@ -37,6 +63,11 @@ unit:
 	  echo "make unit: the test run above FAILED; running the whole suite once more (known flake, see Makefile)"; \
 	  $(SWIFT) test --skip-build --no-parallel; }
 
+# The user unit and its D-Bus activation file as make install renders them: systemd-analyze verify
+# (no warnings) and an exposure score of 2.0 or lower (Docs/service.md).
+check-units: build
+	bash scripts/check-units.sh .build/debug/nfcscand
+
 oracle: build
 	bash Tests/Oracle/run.sh .build/debug/nfcscan
 
@@ -46,6 +77,36 @@ fuzz:
 # Throughput beside ndeflib (a figure, not a test): see Docs/performance.md.
 bench: deps
 	bash Benchmarks/run.sh 5
+
+# Release binaries, man pages, the systemd user unit, D-Bus activation and the udev rule; then
+# `systemctl --user daemon-reload && systemctl --user enable --now nfcscand` (Docs/service.md).
+# The binaries load the Swift runtime from the toolchain they were built with. As root, build
+# first as yourself and skip the build: `make release && sudo make install NO_BUILD=1`.
+install: $(if $(NO_BUILD),,release)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
+	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(UDEVRULESDIR) .build/systemd
+	$(INSTALL) -m 755 $(addprefix .build/release/,$(EXECUTABLES)) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 $(addprefix Docs/man/,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man1/
+	$(RENDER) systemd/nfcscand.service > .build/systemd/nfcscand.service
+	$(RENDER) systemd/org.nfcscan.Scanner1.service > .build/systemd/org.nfcscan.Scanner1.service
+	$(INSTALL) -m 644 .build/systemd/nfcscand.service $(DESTDIR)$(SYSTEMDUSERUNITDIR)/
+	$(INSTALL) -m 644 .build/systemd/org.nfcscan.Scanner1.service $(DESTDIR)$(DBUSSERVICEDIR)/
+	$(INSTALL) -m 644 systemd/70-nfcscan-readers.rules $(DESTDIR)$(UDEVRULESDIR)/
+	@case "$(SYSTEMDUSERUNITDIR)" in /usr/lib/systemd/user|/usr/local/lib/systemd/user|/etc/systemd/user|\
+	  /usr/share/systemd/user|/usr/local/share/systemd/user|$(HOME)/.local/share/systemd/user|$(HOME)/.config/systemd/user) ;; \
+	  *) echo "make install: note: systemd does not look for user units in $(SYSTEMDUSERUNITDIR); set SYSTEMDUSERUNITDIR (e.g. ~/.local/share/systemd/user)";; esac
+	@case "$(DBUSSERVICEDIR)" in /usr/share/dbus-1/services|/usr/local/share/dbus-1/services|$(HOME)/.local/share/dbus-1/services) ;; \
+	  *) echo "make install: note: the session bus reads $(DBUSSERVICEDIR) only if its parent is in XDG_DATA_DIRS or is XDG_DATA_HOME";; esac
+	@case "$(UDEVRULESDIR)" in /usr/lib/udev/rules.d|/usr/local/lib/udev/rules.d|/etc/udev/rules.d) ;; \
+	  *) echo "make install: note: udev does not read $(UDEVRULESDIR); set UDEVRULESDIR=/etc/udev/rules.d";; esac
+	@echo "make install: done. Then: sudo udevadm control --reload && sudo udevadm trigger (and reconnect the reader);"
+	@echo "  systemctl --user daemon-reload && systemctl --user enable --now nfcscand"
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(EXECUTABLES)) $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MANPAGES)) \
+	  $(DESTDIR)$(SYSTEMDUSERUNITDIR)/nfcscand.service $(DESTDIR)$(DBUSSERVICEDIR)/org.nfcscan.Scanner1.service \
+	  $(DESTDIR)$(UDEVRULESDIR)/70-nfcscan-readers.rules
+	@echo "make uninstall: done. Stop it first if it runs: systemctl --user disable --now nfcscand"
 
 clean:
 	rm -rf .build
