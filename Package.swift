@@ -45,6 +45,11 @@ let package = Package(
         // a scan over every reader the backends see.
         .target(name: "NFCScanKit", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCReaders"]),
 
+        // libsystemd as Swift sees it: D-Bus values and an sd-bus connection, sd_notify, the journal.
+        .target(name: "Systemd", dependencies: ["CSystemd"]),
+        // What the daemon decides, free of any bus: app handlers and which one an object goes to,
+        // and the notification offering it to the person.
+        .target(name: "NFCDispatch", dependencies: ["NDEFReport", "NFCScanKit"]),
         .executableTarget(name: "nfcscan", dependencies: [
             "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCScanKit", "CommandLineIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -71,6 +76,8 @@ let package = Package(
                           path: "Tests/PCSCReadersProbe"),
         .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "PCSC", "NFCReaders"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+        .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit"]),
         .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCScanKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,507 @@
+import CSystemd
+import Foundation
+import Glibc
+import Synchronization
+
+/// A D-Bus connection through sd-bus, driven by one thread of its own that sleeps in `poll` until
+/// the bus socket (or a wake-up from another thread) has something: no polling loop.
+///
+/// sd-bus is not thread-safe, so every call into it holds one lock. C callbacks only decode and
+/// queue; the Swift handlers run on the connection's thread *after* the lock is released, so a
+/// handler may call back into the connection (reply, emit, call) without deadlocking. Handlers
+/// should be quick: hand long work to a task.
+public final class BusConnection: @unchecked Sendable {
+    private let bus: OpaquePointer
+    /// Recursive: a reply sent from inside a C callback (malformed arguments) takes it again.
+    private let lock = NSRecursiveLock()
+    /// A pipe the other threads write to, so the loop re-reads what sd-bus waits for.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let state = Mutex(State())
+    public let uniqueName: String
+
+    private struct State {
+        var running = true
+        /// sd_bus_slot pointers, as addresses (pointers are not Sendable).
+        var slots: [Int: UInt] = [:]
+        var signalHandlers: [Int: @Sendable (BusSignal) -> Void] = [:]
+        var objectHandlers: [Int: @Sendable (BusMethodCall) -> Void] = [:]
+        var pendingCalls: [Int: CheckedContinuation<[DBusValue], any Error>] = [:]
+        /// Work for the handlers, queued by C callbacks while the lock is held.
+        var queued: [@Sendable () -> Void] = []
+        var onClose: (@Sendable (BusError) -> Void)?
+    }
+
+    /// The user's session bus (`DBUS_SESSION_BUS_ADDRESS`).
+    public static func session() throws(BusError) -> BusConnection {
+        try open("the session bus (DBUS_SESSION_BUS_ADDRESS)") { sd_bus_open_user(&$0) }
+    }
+
+    /// The system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else /run/dbus/system_bus_socket).
+    public static func system() throws(BusError) -> BusConnection {
+        try open("the system bus (DBUS_SYSTEM_BUS_ADDRESS)") { sd_bus_open_system(&$0) }
+    }
+
+    /// A bus at `address` ("unix:path=/run/user/1000/bus"): for private buses and tests.
+    public static func connect(address: String) throws(BusError) -> BusConnection {
+        try open(address) { bus in
+            var result = sd_bus_new(&bus)
+            guard result >= 0, let created = bus else { return result }
+            result = sd_bus_set_address(created, address)
+            if result >= 0 { result = sd_bus_set_bus_client(created, 1) }
+            if result >= 0 { result = sd_bus_start(created) }
+            if result < 0 { bus = sd_bus_unref(created) }
+            return result
+        }
+    }
+
+    private static func open(_ what: String, _ opener: (inout OpaquePointer?) -> Int32) throws(BusError) -> BusConnection {
+        var bus: OpaquePointer?
+        let result = opener(&bus)
+        guard result >= 0, let bus else { throw .connect(address: what, detail: errnoText(-result)) }
+        return try BusConnection(bus: bus)
+    }
+
+    private init(bus: OpaquePointer) throws(BusError) {
+        self.bus = bus
+        var unique: UnsafePointer<CChar>?
+        let result = sd_bus_get_unique_name(bus, &unique)
+        guard result >= 0, let unique else {
+            sd_bus_flush_close_unref(bus)
+            throw .connect(address: "the bus", detail: errnoText(-result))
+        }
+        uniqueName = String(cString: unique)
+        var pipeFDs: [Int32] = [-1, -1]
+        if pipe(&pipeFDs) != 0 {
+            sd_bus_flush_close_unref(bus)
+            throw .system(call: "pipe2", detail: errnoText(errno))
+        }
+        (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
+        for fd in pipeFDs {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+        }
+        let thread = Thread { [self] in self.loop() }
+        thread.name = "sd-bus"
+        thread.start()
+    }
+
+    /// Called once when the connection ends other than by ``close()`` (the bus went away).
+    public func onClose(_ handler: @escaping @Sendable (BusError) -> Void) {
+        state.withLock { $0.onClose = handler }
+    }
+
+    // MARK: Names
+
+    /// Takes a well-known name; throws ``BusError/nameTaken(_:)`` when another connection has it.
+    public func requestName(_ name: String) throws(BusError) {
+        let result = withBus { bus in name.withCString { sd_bus_request_name(bus, $0, 0) } }
+        if result == -EEXIST { throw .nameTaken(name) }
+        if result < 0, result != -EALREADY { throw .system(call: "RequestName(\(name))", detail: errnoText(-result)) }
+    }
+
+    // MARK: Calls
+
+    /// Calls a method and waits for its reply (or `timeout`).
+    public func call(destination: String, path: String, interface: String, member: String,
+                     _ arguments: [DBusValue] = [], timeout: Duration = .seconds(25)) async throws(BusError) -> [DBusValue] {
+        let token = Self.nextToken()
+        do {
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[DBusValue], any Error>) in
+                let started: BusError? = {
+                    let alive = state.withLock { state -> Bool in
+                        guard state.running else { return false }
+                        state.pendingCalls[token] = continuation
+                        return true
+                    }
+                    guard alive else { return .closed }
+                    Self.register(self, token: token)
+                    do throws(BusError) {
+                        let message = try newMethodCall(destination: destination, path: path, interface: interface, member: member)
+                        defer { sd_bus_message_unref(message) }
+                        try BusMarshalling.append(arguments, to: message)
+                        let usec = UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
+                        let result = withBus { bus in
+                            sd_bus_call_async(bus, nil, message, { message, userdata, _ in
+                                guard let message else { return 0 }
+                                let token = Int(bitPattern: userdata)
+                                BusConnection.replyArrived(message, token: token)
+                                return 1
+                            }, UnsafeMutableRawPointer(bitPattern: token), usec)
+                        }
+                        if result < 0 { return .system(call: "\(interface).\(member)", detail: errnoText(-result)) }
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }()
+                if let started {
+                    Self.unregister(token: token)
+                    if let continuation = state.withLock({ $0.pendingCalls.removeValue(forKey: token) }) {
+                        continuation.resume(throwing: started)
+                    }
+                }
+            }
+        } catch let error as BusError {
+            throw error
+        } catch {
+            throw .system(call: "\(interface).\(member)", detail: "\(error)")
+        }
+    }
+
+    /// Sends a method call without waiting for (or wanting) a reply.
+    public func send(destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue] = []) throws(BusError) {
+        let message = try newMethodCall(destination: destination, path: path, interface: interface, member: member)
+        defer { sd_bus_message_unref(message) }
+        try BusMarshalling.append(arguments, to: message)
+        try sendMessage(message, what: "\(interface).\(member)")
+    }
+
+    /// Emits a signal from `path`.
+    public func emitSignal(path: String, interface: String, member: String, _ arguments: [DBusValue] = []) throws(BusError) {
+        var message: OpaquePointer?
+        let result = withBus { bus in sd_bus_message_new_signal(bus, &message, path, interface, member) }
+        guard result >= 0, let message else { throw .system(call: "new signal \(member)", detail: errnoText(-result)) }
+        defer { sd_bus_message_unref(message) }
+        try BusMarshalling.append(arguments, to: message)
+        try sendMessage(message, what: "signal \(interface).\(member)")
+    }
+
+    // MARK: Signals
+
+    /// Calls `handler` for every message matching `rule` (a D-Bus match rule) until the returned
+    /// subscription is cancelled.
+    public func addMatch(_ rule: String, handler: @escaping @Sendable (BusSignal) -> Void) throws(BusError) -> BusSubscription {
+        let token = Self.nextToken()
+        state.withLock { $0.signalHandlers[token] = handler }
+        Self.register(self, token: token)
+        var slot: OpaquePointer?
+        let result = withBus { bus in
+            rule.withCString { rule in
+                sd_bus_add_match(bus, &slot, rule, { message, userdata, _ in
+                    guard let message else { return 0 }
+                    BusConnection.signalArrived(message, token: Int(bitPattern: userdata))
+                    return 0
+                }, UnsafeMutableRawPointer(bitPattern: token))
+            }
+        }
+        guard result >= 0, let slot else {
+            _ = state.withLock { $0.signalHandlers.removeValue(forKey: token) }
+            Self.unregister(token: token)
+            throw .system(call: "AddMatch(\(rule))", detail: errnoText(-result))
+        }
+        state.withLock { $0.slots[token] = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(slot))) }
+        return BusSubscription(connection: self, token: token)
+    }
+
+    // MARK: Objects
+
+    /// Routes every method call to `prefix` and the paths below it to `handler`, which must answer
+    /// each one (``BusMethodCall/reply(_:)`` or ``BusMethodCall/fail(_:_:)``). Peer is answered by
+    /// sd-bus itself.
+    public func exportSubtree(_ prefix: String, handler: @escaping @Sendable (BusMethodCall) -> Void) throws(BusError) -> BusSubscription {
+        let token = Self.nextToken()
+        state.withLock { $0.objectHandlers[token] = handler }
+        Self.register(self, token: token)
+        var slot: OpaquePointer?
+        let result = withBus { bus in
+            prefix.withCString { prefix in
+                sd_bus_add_fallback(bus, &slot, prefix, { message, userdata, _ in
+                    guard let message else { return 0 }
+                    return BusConnection.methodCallArrived(message, token: Int(bitPattern: userdata))
+                }, UnsafeMutableRawPointer(bitPattern: token))
+            }
+        }
+        guard result >= 0, let slot else {
+            _ = state.withLock { $0.objectHandlers.removeValue(forKey: token) }
+            Self.unregister(token: token)
+            throw .system(call: "exporting \(prefix)", detail: errnoText(-result))
+        }
+        state.withLock { $0.slots[token] = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(slot))) }
+        return BusSubscription(connection: self, token: token)
+    }
+
+    func cancel(token: Int) {
+        let slot = state.withLock { state -> OpaquePointer? in
+            state.signalHandlers[token] = nil
+            state.objectHandlers[token] = nil
+            return state.slots.removeValue(forKey: token).flatMap { OpaquePointer(bitPattern: $0) }
+        }
+        if let slot { withBus { _ in _ = sd_bus_slot_unref(slot) } }
+        Self.unregister(token: token)
+    }
+
+    /// Stops the loop, fails calls still waiting with ``BusError/closed`` and closes the connection
+    /// (flushing what was sent).
+    public func close() {
+        let pending = state.withLock { state -> [CheckedContinuation<[DBusValue], any Error>] in
+            guard state.running else { return [] }
+            state.running = false
+            defer { state.pendingCalls = [:] }
+            return Array(state.pendingCalls.values)
+        }
+        for continuation in pending { continuation.resume(throwing: BusError.closed) }
+        wake()
+    }
+
+    // MARK: The loop
+
+    private func loop() {
+        while state.withLock({ $0.running }) {
+            var failure: Int32 = 0
+            var events: Int32 = 0
+            var deadline: UInt64 = .max
+            let fd: Int32 = withBus { bus in
+                while true {
+                    let processed = sd_bus_process(bus, nil)
+                    if processed < 0 { failure = processed; break }
+                    if processed == 0 { break }
+                }
+                events = sd_bus_get_events(bus)
+                _ = sd_bus_get_timeout(bus, &deadline)
+                return sd_bus_get_fd(bus)
+            }
+            runQueued()
+            if failure < 0 {
+                let wasRunning = state.withLock { state -> Bool in defer { state.running = false }; return state.running }
+                let (handler, pending) = state.withLock { state in
+                    defer { state.pendingCalls = [:] }
+                    return (state.onClose, Array(state.pendingCalls.values))
+                }
+                for continuation in pending { continuation.resume(throwing: BusError.closed) }
+                if wasRunning { handler?(.connect(address: "the bus", detail: errnoText(-failure))) }
+                break
+            }
+            var fds = [pollfd(fd: fd, events: Int16(truncatingIfNeeded: events), revents: 0),
+                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var timeout: Int32 = -1
+            if deadline != .max {
+                var now = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &now)
+                let nowUsec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+                timeout = deadline <= nowUsec ? 0 : Int32(clamping: (deadline - nowUsec + 999) / 1000)
+            }
+            _ = poll(&fds, 2, timeout)
+            if fds[1].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 256)
+                while read(wakeRead, &drain, drain.count) > 0 {}
+            }
+        }
+        withBus { bus in
+            _ = sd_bus_flush(bus)
+            sd_bus_close(bus)
+        }
+        for token in state.withLock({ Array($0.slots.keys) + Array($0.signalHandlers.keys) + Array($0.objectHandlers.keys) }) {
+            Self.unregister(token: token)
+        }
+    }
+
+    private func runQueued() {
+        let work = state.withLock { state in defer { state.queued = [] }; return state.queued }
+        for item in work { item() }
+    }
+
+    private func wake() {
+        var one: UInt8 = 1
+        _ = write(wakeWrite, &one, 1)
+    }
+
+    /// Runs `body` with the bus under the lock, then wakes the loop (what sd-bus waits for may
+    /// have changed: a queued write, a new timeout).
+    @discardableResult
+    private func withBus<T, E: Error>(_ body: (OpaquePointer) throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer {
+            lock.unlock()
+            wake()
+        }
+        return try body(bus)
+    }
+
+    deinit {
+        sd_bus_flush_close_unref(bus)
+        Glibc.close(wakeRead)
+        Glibc.close(wakeWrite)
+    }
+
+    private func newMethodCall(destination: String, path: String, interface: String, member: String) throws(BusError) -> OpaquePointer {
+        var message: OpaquePointer?
+        let result = withBus { bus in sd_bus_message_new_method_call(bus, &message, destination, path, interface, member) }
+        guard result >= 0, let message else {
+            throw .system(call: "calling \(interface).\(member) on \(destination) \(path)", detail: errnoText(-result))
+        }
+        return message
+    }
+
+    func sendMessage(_ message: OpaquePointer, what: String) throws(BusError) {
+        let result = withBus { bus in sd_bus_send(bus, message, nil) }
+        if result < 0 { throw result == -ENOTCONN || result == -ECONNRESET ? .closed : .system(call: what, detail: errnoText(-result)) }
+    }
+
+    private func enqueue(_ work: @escaping @Sendable () -> Void) {
+        state.withLock { $0.queued.append(work) }
+    }
+
+    // MARK: From C callbacks (on the loop thread, lock held): decode and queue only.
+
+    /// Tokens → connections, so a C callback's integer userdata finds its connection without
+    /// retaining it.
+    private static let registry = Mutex<[Int: Weak]>([:])
+    private final class Weak: @unchecked Sendable {
+        weak var connection: BusConnection?
+        init(_ connection: BusConnection) { self.connection = connection }
+    }
+    private static let tokens = Atomic<Int>(1)
+    private static func nextToken() -> Int { tokens.wrappingAdd(1, ordering: .relaxed).oldValue }
+
+    private static func register(_ connection: BusConnection, token: Int) {
+        registry.withLock { $0[token] = Weak(connection) }
+    }
+    private static func unregister(token: Int) {
+        _ = registry.withLock { $0.removeValue(forKey: token) }
+    }
+    private static func connection(for token: Int) -> BusConnection? {
+        registry.withLock { $0[token]?.connection }
+    }
+
+    private static func replyArrived(_ message: OpaquePointer, token: Int) {
+        guard let connection = connection(for: token) else { return }
+        unregister(token: token)
+        guard let continuation = connection.state.withLock({ $0.pendingCalls.removeValue(forKey: token) }) else { return }
+        if let error = sd_bus_message_get_error(message), error.pointee.name != nil {
+            let name = String(cString: error.pointee.name)
+            let text = error.pointee.message.map { String(cString: $0) } ?? ""
+            continuation.resume(throwing: BusError.remote(name: name, message: text))
+            return
+        }
+        do {
+            continuation.resume(returning: try BusMarshalling.readAll(from: message))
+        } catch {
+            continuation.resume(throwing: error)
+        }
+    }
+
+    private static func signalArrived(_ message: OpaquePointer, token: Int) {
+        guard let connection = connection(for: token),
+              let handler = connection.state.withLock({ $0.signalHandlers[token] }),
+              let arguments = try? BusMarshalling.readAll(from: message) else { return }
+        let signal = BusSignal(sender: string(sd_bus_message_get_sender(message)),
+                               path: string(sd_bus_message_get_path(message)),
+                               interface: string(sd_bus_message_get_interface(message)),
+                               member: string(sd_bus_message_get_member(message)),
+                               arguments: arguments)
+        connection.enqueue { handler(signal) }
+    }
+
+    private static func methodCallArrived(_ message: OpaquePointer, token: Int) -> Int32 {
+        guard let connection = connection(for: token),
+              let handler = connection.state.withLock({ $0.objectHandlers[token] }) else { return 0 }
+        let reply = BusReplyHandle(connection: connection, call: message)
+        let call: BusMethodCall
+        do {
+            call = BusMethodCall(sender: string(sd_bus_message_get_sender(message)),
+                                 path: string(sd_bus_message_get_path(message)),
+                                 interface: string(sd_bus_message_get_interface(message)),
+                                 member: string(sd_bus_message_get_member(message)),
+                                 signature: string(sd_bus_message_get_signature(message, 1)),
+                                 arguments: try BusMarshalling.readAll(from: message), handle: reply)
+        } catch {
+            reply.fail(BusMethodCall.invalidArgs, "\(error)")
+            return 1
+        }
+        connection.enqueue { handler(call) }
+        return 1
+    }
+
+    private static func string(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+
+    fileprivate func withMessageLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try withBus { _ throws(E) in try body() }
+    }
+}
+
+/// A registration (signal match or exported subtree) that ends when cancelled.
+public final class BusSubscription: Sendable {
+    private weak let connection: BusConnection?
+    private let token: Int
+
+    init(connection: BusConnection, token: Int) {
+        self.connection = connection
+        self.token = token
+    }
+
+    public func cancel() { connection?.cancel(token: token) }
+}
+
+/// A signal (or other message) that matched a rule.
+public struct BusSignal: Sendable {
+    public var sender: String
+    public var path: String
+    public var interface: String
+    public var member: String
+    public var arguments: [DBusValue]
+}
+
+/// A method call to an exported object, with the means to answer it once.
+public struct BusMethodCall: Sendable {
+    public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+    public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
+    public static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
+    public static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
+    public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+    public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
+    public static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
+
+    /// The caller's unique bus name (":1.42").
+    public var sender: String
+    public var path: String
+    public var interface: String
+    public var member: String
+    public var signature: String
+    public var arguments: [DBusValue]
+    let handle: BusReplyHandle
+
+    /// Answers with `values` (their signatures must be what the method declares).
+    public func reply(_ values: [DBusValue] = []) { handle.reply(values) }
+    /// Answers with a D-Bus error.
+    public func fail(_ name: String, _ message: String) { handle.fail(name, message) }
+}
+
+/// Keeps the call message alive until it is answered (once).
+final class BusReplyHandle: @unchecked Sendable {
+    private weak var connection: BusConnection?
+    private let call: OpaquePointer
+    private let answered = Atomic<Bool>(false)
+
+    init(connection: BusConnection, call: OpaquePointer) {
+        self.connection = connection
+        self.call = sd_bus_message_ref(call)
+    }
+
+    deinit { sd_bus_message_unref(call) }
+
+    func reply(_ values: [DBusValue]) {
+        guard let connection, !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var reply: OpaquePointer?
+        let created = connection.withMessageLock { sd_bus_message_new_method_return(call, &reply) }
+        guard created >= 0, let reply else { return }
+        defer { sd_bus_message_unref(reply) }
+        do {
+            try connection.withMessageLock { () throws(BusError) in try BusMarshalling.append(values, to: reply) }
+            try connection.sendMessage(reply, what: "reply")
+        } catch {
+            answered.store(false, ordering: .releasing)
+            fail("org.freedesktop.DBus.Error.Failed", "\(error)")
+        }
+    }
+
+    func fail(_ name: String, _ message: String) {
+        guard let connection, !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var error = sd_bus_error()
+        _ = sd_bus_error_set(&error, name, message)
+        _ = connection.withMessageLock { sd_bus_reply_method_error(call, &error) }
+        sd_bus_error_free(&error)
+    }
+}

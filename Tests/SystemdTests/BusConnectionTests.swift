@@ -1,0 +1,132 @@
+import Foundation
+import Glibc
+import Synchronization
+import Systemd
+import Testing
+
+/// sd-bus through the Swift layer, against a real dbus-daemon.
+@Suite(.serialized) struct BusConnectionTests {
+    static let sample: [DBusValue] = [
+        .byte(200), .boolean(true), .int16(-3), .uint16(65000), .int32(-70000), .uint32(4_000_000_000),
+        .int64(-1 << 40), .uint64(1 << 63), .double(2.5), .string("héllo \u{202E} <b>"),
+        .objectPath("/org/example/Thing"), .signature("a{sv}"),
+        .array(elementSignature: "s", []),
+        .strings(["a", "b"]),
+        .vardict(["name": .string("poster"), "count": .int32(2), "nested": .vardict(["deep": .boolean(false)])]),
+        .structure([.string("x"), .array(elementSignature: "y", [.byte(1), .byte(2)])]),
+        .variant(.array(elementSignature: "v", [.variant(.int64(1)), .variant(.string("two"))])),
+    ]
+
+    @Test func valuesSurviveARoundTripThroughTheBus() async throws {
+        let bus = try PrivateBus()
+        let server = try BusConnection.connect(address: bus.address)
+        let client = try BusConnection.connect(address: bus.address)
+        defer { server.close(); client.close() }
+        try server.requestName("org.nfcscan.Test")
+        let export = try server.exportSubtree("/org/nfcscan/Test") { call in
+            switch call.member {
+            case "Echo": call.reply(call.arguments)
+            case "WhoAmI": call.reply([.string(call.sender), .objectPath(call.path)])
+            default: call.fail(BusMethodCall.unknownMethod, "no \(call.member)")
+            }
+        }
+        defer { export.cancel() }
+
+        let echoed = try await client.call(destination: "org.nfcscan.Test", path: "/org/nfcscan/Test",
+                                           interface: "org.nfcscan.Test", member: "Echo", Self.sample)
+        #expect(echoed == Self.sample)
+
+        let who = try await client.call(destination: "org.nfcscan.Test", path: "/org/nfcscan/Test/child/3",
+                                        interface: "org.nfcscan.Test", member: "WhoAmI")
+        #expect(who == [.string(client.uniqueName), .objectPath("/org/nfcscan/Test/child/3")])
+    }
+
+    @Test func errorsComeBackTyped() async throws {
+        let bus = try PrivateBus()
+        let server = try BusConnection.connect(address: bus.address)
+        let client = try BusConnection.connect(address: bus.address)
+        defer { server.close(); client.close() }
+        try server.requestName("org.nfcscan.Test")
+        let export = try server.exportSubtree("/") { call in call.fail("org.nfcscan.Error.Nope", "not today") }
+        defer { export.cancel() }
+
+        await #expect(throws: BusError.remote(name: "org.nfcscan.Error.Nope", message: "not today")) {
+            try await client.call(destination: "org.nfcscan.Test", path: "/x", interface: "a.b", member: "C")
+        }
+        do {
+            _ = try await client.call(destination: "org.nfcscan.Absent", path: "/", interface: "a.b", member: "C")
+            Issue.record("a call to an absent name succeeded")
+        } catch {
+            #expect(error.remoteName == "org.freedesktop.DBus.Error.ServiceUnknown")
+        }
+        // A second connection cannot take the name.
+        #expect(throws: BusError.nameTaken("org.nfcscan.Test")) { try client.requestName("org.nfcscan.Test") }
+    }
+
+    @Test func signalsReachMatchingSubscribersOnly() async throws {
+        let bus = try PrivateBus()
+        let sender = try BusConnection.connect(address: bus.address)
+        let listener = try BusConnection.connect(address: bus.address)
+        defer { sender.close(); listener.close() }
+        let (stream, continuation) = AsyncStream.makeStream(of: BusSignal.self)
+        let subscription = try listener.addMatch("type='signal',interface='org.nfcscan.Test',member='Hello'") { continuation.yield($0) }
+        try sender.emitSignal(path: "/a", interface: "org.nfcscan.Test", member: "Other", [.string("no")])
+        try sender.emitSignal(path: "/a", interface: "org.nfcscan.Test", member: "Hello", [.uint32(7)])
+        var iterator = stream.makeAsyncIterator()
+        let signal = await iterator.next()
+        #expect(signal?.member == "Hello")
+        #expect(signal?.arguments == [.uint32(7)])
+        #expect(signal?.sender == sender.uniqueName)
+        subscription.cancel()
+    }
+
+    @Test func fileDescriptorsArePassedAsDuplicates() async throws {
+        let bus = try PrivateBus()
+        let server = try BusConnection.connect(address: bus.address)
+        let client = try BusConnection.connect(address: bus.address)
+        defer { server.close(); client.close() }
+        try server.requestName("org.nfcscan.Test")
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        let export = try server.exportSubtree("/fd") { call in
+            guard case .unixFD(let received)? = call.arguments.first else { return call.fail(BusMethodCall.invalidArgs, "no fd") }
+            // Write through the received duplicate; the caller reads it from its own end.
+            var byte: UInt8 = 42
+            let written = write(received, &byte, 1)
+            close(received)
+            call.reply([.int32(Int32(written))])
+        }
+        defer { export.cancel() }
+        let reply = try await client.call(destination: "org.nfcscan.Test", path: "/fd", interface: "org.nfcscan.Test",
+                                          member: "Take", [.unixFD(fds[1])])
+        #expect(reply == [.int32(1)])
+        var byte: UInt8 = 0
+        #expect(read(fds[0], &byte, 1) == 1)
+        #expect(byte == 42)
+        close(fds[0]); close(fds[1])
+    }
+
+    @Test func closingFailsCallsStillWaiting() async throws {
+        let bus = try PrivateBus()
+        let server = try BusConnection.connect(address: bus.address)
+        let client = try BusConnection.connect(address: bus.address)
+        defer { server.close() }
+        try server.requestName("org.nfcscan.Test")
+        // Never answers.
+        let export = try server.exportSubtree("/slow") { _ in }
+        defer { export.cancel() }
+        let call = Task {
+            try await client.call(destination: "org.nfcscan.Test", path: "/slow", interface: "a.b", member: "C")
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        client.close()
+        await #expect(throws: BusError.closed) { try await call.value }
+    }
+
+    @Test func signatures() {
+        #expect(splitSignature("sa{sv}as(ii)v") == ["s", "a{sv}", "as", "(ii)", "v"])
+        #expect(splitSignature("a{sv") == nil)
+        #expect(splitSignature("z") == nil)
+        #expect(DBusValue.vardict([:]).signature == "a{sv}")
+    }
+}
