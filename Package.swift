@@ -12,10 +12,13 @@ let package = Package(
         .library(name: "NFCTags", targets: ["NFCTags"]),
         .library(name: "NFCSim", targets: ["NFCSim"]),
         .executable(name: "nfcscan", targets: ["nfcscan"]),
+        .executable(name: "nfcscand", targets: ["nfcscand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // C interop: one system-library module per C library, found through pkg-config.
@@ -50,6 +53,17 @@ let package = Package(
         // What the daemon decides, free of any bus: app handlers and which one an object goes to,
         // and the notification offering it to the person.
         .target(name: "NFCDispatch", dependencies: ["NDEFReport", "NFCScanKit"]),
+        // The background service: readers → dispatcher → notifications → app handlers, on D-Bus.
+        .target(name: "NFCDaemon", dependencies: [
+            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "nfcscand", dependencies: [
+            "NFCDaemon", "Systemd",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .executableTarget(name: "nfcscan", dependencies: [
             "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCScanKit", "CommandLineIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -64,6 +64,7 @@ public final class ScanSession: Sendable {
     private let hotplug: Bool
     /// What to report when the time is up with no reader at all.
     private let noneYet: ReaderError?
+    private let removed: @Sendable (any Reader, (any Error)?) -> Void
 
     /// The readers open now.
     public var readers: [any Reader] {
@@ -75,8 +76,12 @@ public final class ScanSession: Sendable {
     ///   - wanted: with `directory`, open only readers whose name is or contains this.
     ///   - noneYet: the problem to report when the time is up and no reader was ever open.
     ///   - added: called for each reader opened later.
+    ///   - removed: called (while ``next(timeout:arrived:)`` waits) for each reader that closed or
+    ///     failed, with its failure.
     public init(readers: [any Reader], directory: ReaderDirectory? = nil, wanted: String? = nil,
-                noneYet: ReaderError? = nil, added: @escaping @Sendable (any Reader) -> Void = { _ in }) {
+                noneYet: ReaderError? = nil, added: @escaping @Sendable (any Reader) -> Void = { _ in },
+                removed: @escaping @Sendable (any Reader, (any Error)?) -> Void = { _, _ in }) {
+        self.removed = removed
         (stream, continuation) = AsyncStream.makeStream(of: Item.self)
         let notifying = (directory?.providers ?? []).compactMap { provider in provider.readerChanges().map { (provider, $0) } }
         hotplug = !notifying.isEmpty
@@ -160,13 +165,15 @@ public final class ScanSession: Sendable {
                     throw .timedOut
                 }
             case .ended(let index, let error):
-                state.withLock { state in
+                let reader = state.withLock { state in
                     state.live.remove(index)
-                    let name = state.readers.removeValue(forKey: index)?.name ?? "?"
+                    let reader = state.readers.removeValue(forKey: index)
                     if state.firstFailure == nil {
-                        state.firstFailure = (error as? ReaderError) ?? error.map { .readerGone(reader: name, detail: "\($0)") }
+                        state.firstFailure = (error as? ReaderError) ?? error.map { .readerGone(reader: reader?.name ?? "?", detail: "\($0)") }
                     }
+                    return reader
                 }
+                if let reader { removed(reader, error) }
             case .event(_, .removed):
                 continue
             case .event(let index, .arrived(let object)):

@@ -150,58 +150,19 @@ struct ScanCommand: AsyncParsableCommand {
             let product = reading.product ?? reading.platform.rawValue
             printError("nfcscan: read \(product) \(Self.hex(scanned.identifier)) on \(scanned.readerName): \(reading.ndefBytes.count) bytes in \(reading.roundTrips) round trips")
         }
-        let records: ReportValue
-        switch reading.content {
-        case .empty:
-            records = .object([.init("records", .array([]))])
-        case .message(let message):
-            do {
-                let parsed = try NDEFParser().parse(reading.ndefBytes)
-                records = try MessageReport().report(message, layouts: parsed.layouts)
-            } catch {
-                report(copy.unreadableContent, detail: "invalid message: \(error)")
-                return ExitStatus.dataError
-            }
-        case .undecodable(let error):
-            report(copy.unreadableContent, detail: "invalid message: \(error)")
+        let report: ReportValue
+        do {
+            report = try scanned.report()
+        } catch {
+            self.report(copy.unreadableContent, detail: error.description)
             return ExitStatus.dataError
         }
         if json {
-            guard case .object(var fields) = records else { return nil }
-            fields.append(.init("object", Self.identity(scanned)))
-            writeLine(JSONWriter.string(.object(fields)))
+            writeLine(JSONWriter.string(report))
         } else {
-            writeLine(ContentDescription.lines(for: records, copy: copy).joined(separator: "\n"))
+            writeLine(ContentDescription.lines(for: report, copy: copy).joined(separator: "\n"))
         }
         return nil
-    }
-
-    /// The object's identity for `--json` (developer-facing: technical names are fine here).
-    static func identity(_ scanned: ScannedObject) -> ReportValue {
-        var fields: [ReportValue.Field] = [.init("uid", .string(hex(scanned.identifier)))]
-        switch scanned.technology {
-        case .iso14443A(let atqa, let sak, let ats):
-            fields += [.init("technology", .string("iso14443a")), .init("atqa", .string(hex(atqa))), .init("sak", .string(hex([sak])))]
-            if !ats.isEmpty { fields.append(.init("ats", .string(hex(ats)))) }
-        case .felica(let pmm, let systemCode):
-            fields += [.init("technology", .string("felica")), .init("pmm", .string(hex(pmm))), .init("system_code", .string(hex(systemCode)))]
-        case .iso14443B(let applicationData, let protocolInfo):
-            fields += [.init("technology", .string("iso14443b")), .init("application_data", .string(hex(applicationData))),
-                       .init("protocol_info", .string(hex(protocolInfo)))]
-        case .jewel:
-            fields.append(.init("technology", .string("jewel")))
-        case .other(let name):
-            fields.append(.init("technology", .string(name)))
-        }
-        fields.append(.init("platform", .string(scanned.reading.platform.rawValue)))
-        if let product = scanned.reading.product { fields.append(.init("product", .string(product))) }
-        fields += [
-            .init("capacity", .int(scanned.reading.capacity)),
-            .init("reader", .string(scanned.readerName)),
-            .init("backend", .string(scanned.backend.rawValue)),
-            .init("round_trips", .int(scanned.reading.roundTrips)),
-        ]
-        return .object(fields)
     }
 
     /// The person's sentence on standard error; with --verbose the technical cause after it.
@@ -238,7 +199,5 @@ struct ScanCommand: AsyncParsableCommand {
         }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
+    static func hex(_ bytes: [UInt8]) -> String { ScannedObject.hex(bytes) }
 }

@@ -1,0 +1,52 @@
+import NFCReaders
+import NFCScanKit
+
+/// Looks for objects on every reader, all the time, and reports what happens: the reading half
+/// of the daemon, with no bus in sight.
+///
+/// It is one long ``ScanSession``: readers that appear later are opened (PC/SC notifies; libnfc's
+/// readers are those present at the start), an object left near a reader is reported once, and
+/// the same object held near again after leaving is reported again.
+final class BackgroundReading: Sendable {
+    enum Event: Sendable {
+        case readerAdded(any Reader)
+        case readerRemoved(any Reader, String?)
+        case scanned(ScannedObject)
+        case failed(ScanFailure)
+        /// No reader is left and none can appear: reading has ended.
+        case ended(ReaderError)
+    }
+
+    private let task: Task<Void, Never>
+
+    init(directory: ReaderDirectory, events: @escaping @Sendable (Event) -> Void) {
+        task = Task {
+            let opened = (try? await directory.openAll().readers) ?? []
+            let session = ScanSession(readers: opened, directory: directory,
+                                      added: { events(.readerAdded($0)) },
+                                      removed: { events(.readerRemoved($0, $1.map { "\($0)" })) })
+            for reader in opened { events(.readerAdded(reader)) }
+            while !Task.isCancelled {
+                do throws(ScanFailure) {
+                    let object = try await session.next(timeout: nil)
+                    events(.scanned(object))
+                } catch .reader(let error) {
+                    events(.ended(error))
+                    break
+                } catch .timedOut {
+                    // Only when cancelled: the session's stream ended.
+                    continue
+                } catch {
+                    events(.failed(error))
+                }
+            }
+            await session.close()
+        }
+    }
+
+    /// Stops reading and releases every reader.
+    func stop() async {
+        task.cancel()
+        await task.value
+    }
+}

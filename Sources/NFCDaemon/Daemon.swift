@@ -1,0 +1,390 @@
+import Logging
+import NDEFReport
+import NFCDispatch
+import NFCReaders
+import NFCScanKit
+import Systemd
+
+/// nfcscand: owns the readers, notices objects held near them, offers each to the app that asked
+/// for it (or its web link to the browser) in a desktop notification, and sends it to that app
+/// when the person chooses the notification.
+///
+/// Everything that happens (bus calls, signals, reads) becomes an ``Event`` handled one at a
+/// time, in order, by ``run()``: the state below is touched by nothing else.
+public actor Daemon {
+    public struct Configuration: Sendable {
+        public var readers: ReaderDirectory
+        /// The program that opens web links when no desktop portal answers.
+        public var linkOpener: String
+        public var copy: any ScanCopyCatalog
+
+        public init(readers: ReaderDirectory = .standard(), linkOpener: String = "xdg-open",
+                    copy: any ScanCopyCatalog = ScanCopy.catalog()) {
+            self.readers = readers
+            self.linkOpener = linkOpener
+            self.copy = copy
+        }
+    }
+
+    enum Event: Sendable {
+        case call(BusMethodCall)
+        case nameOwnerGone(String)
+        case notification(NotificationServer.Event)
+        case reading(BackgroundReading.Event)
+        case delivered(notification: UInt32, success: Bool, registration: HandlerRegistration?)
+    }
+
+    /// An offer on screen, waiting for the person.
+    struct PendingOffer {
+        let offer: Offer
+        let report: ReportValue
+    }
+
+    private let bus: BusConnection
+    private let configuration: Configuration
+    private let logger: Logger
+    private let composer: NotificationComposer
+    private let events: AsyncStream<Event>
+    private let eventSink: AsyncStream<Event>.Continuation
+
+    private var registry = HandlerRegistry()
+    private var pending: [UInt32: PendingOffer] = [:]
+    /// The newest offer's notification: the next one replaces it rather than piling up.
+    private var currentOffer: UInt32 = 0
+    private var readers: [Int: any Reader] = [:]
+    private var nextReaderNumber = 1
+    private var pausedReasons: [ScannerAPI.PausedReason] = [.noReader]
+    private var notifications: NotificationServer?
+    private var reading: BackgroundReading?
+    private var subscriptions: [BusSubscription] = []
+    private var deliveries: [Task<Void, Never>] = []
+
+    public init(bus: BusConnection, configuration: Configuration = .init(), logger: Logger) {
+        self.bus = bus
+        self.configuration = configuration
+        self.logger = logger
+        composer = NotificationComposer(copy: configuration.copy)
+        (events, eventSink) = AsyncStream.makeStream(of: Event.self)
+    }
+
+    /// Serves the API, takes the bus name and starts reading; returns once the daemon answers
+    /// (then tell systemd READY=1), while ``run()`` handles what follows.
+    public func start() throws(BusError) {
+        let sink = eventSink
+        subscriptions.append(try bus.exportSubtree(ScannerAPI.path) { sink.yield(.call($0)) })
+        subscriptions.append(try bus.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"
+        ) { signal in
+            // A unique name losing its owner: that connection closed.
+            guard signal.arguments.count == 3, let name = signal.arguments[0].stringValue, name.hasPrefix(":"),
+                  signal.arguments[2].stringValue == "" else { return }
+            sink.yield(.nameOwnerGone(name))
+        })
+        notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
+        try bus.requestName(ScannerAPI.busName)
+        reading = BackgroundReading(directory: configuration.readers) { sink.yield(.reading($0)) }
+        logger.info("serving \(ScannerAPI.busName) on the session bus as \(bus.uniqueName)")
+    }
+
+    /// Handles events until ``stop()``.
+    public func run() async {
+        for await event in events { await handle(event) }
+    }
+
+    /// Stops reading, withdraws the offers still on screen, and ends ``run()``.
+    public func stop() async {
+        await reading?.stop()
+        reading = nil
+        for task in deliveries { task.cancel() }
+        for id in pending.keys { notifications?.close(id) }
+        pending = [:]
+        for subscription in subscriptions { subscription.cancel() }
+        subscriptions = []
+        eventSink.finish()
+    }
+
+    // MARK: Events
+
+    private func handle(_ event: Event) async {
+        switch event {
+        case .call(let call): handle(call)
+        case .nameOwnerGone(let name):
+            let removed = registry.removeAll(owner: name)
+            for registration in removed {
+                logger.info("handler \(registration.id) of \(registration.appName) ended with its connection", metadata: ["owner": "\(name)"])
+            }
+        case .notification(let event): handle(event)
+        case .reading(let event): await handle(event)
+        case .delivered(let id, let success, let registration):
+            deliveries.removeAll { $0.isCancelled }
+            if let notifications { notifications.close(id) }
+            if !success, let registration {
+                await show(composer.handlerFailed(registration), replacing: 0)
+            } else if !success {
+                await show(composer.browserFailed(), replacing: 0)
+            }
+        }
+    }
+
+    private func handle(_ event: BackgroundReading.Event) async {
+        switch event {
+        case .readerAdded(let reader):
+            let number = nextReaderNumber
+            nextReaderNumber += 1
+            readers[number] = reader
+            logger.info("using reader \(reader.name)", metadata: ["backend": "\(reader.backend.rawValue)"])
+            try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.objectManager, member: "InterfacesAdded",
+                                [.objectPath(Self.readerPath(number)), readerInterfaces(reader)])
+            updatePaused()
+        case .readerRemoved(let reader, let problem):
+            guard let number = readers.first(where: { $0.value === reader })?.key else { return }
+            readers[number] = nil
+            logger.notice("reader \(reader.name) is gone\(problem.map { ": \($0)" } ?? "")")
+            try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.objectManager, member: "InterfacesRemoved",
+                                [.objectPath(Self.readerPath(number)), .strings([ScannerAPI.readerInterface])])
+            updatePaused()
+        case .failed(let failure):
+            logger.warning("an object could not be read: \(failure)")
+        case .ended(let error):
+            logger.error("no reader is left and none can appear: \(error)")
+            updatePaused()
+        case .scanned(let object):
+            await offer(object)
+        }
+    }
+
+    private func handle(_ event: NotificationServer.Event) {
+        switch event {
+        case .actionInvoked(let id, let key):
+            guard key == NotificationContent.defaultActionKey || key == NotificationContent.openActionKey,
+                  let offer = pending.removeValue(forKey: id) else { return }
+            if currentOffer == id { currentOffer = 0 }
+            deliver(offer, notification: id)
+        case .closed(let id, let reason):
+            if pending.removeValue(forKey: id) != nil {
+                logger.debug("offer \(id) closed (reason \(reason)); its object is dropped")
+            }
+            if currentOffer == id { currentOffer = 0 }
+        case .serverChanged(let present):
+            // Ids of a server that left mean nothing to the next one.
+            pending = [:]
+            currentOffer = 0
+            if present {
+                logger.notice("a notification server appeared; offers are shown again")
+            } else {
+                logger.warning("the notification server left the bus; objects are read but not offered until one appears")
+            }
+        }
+    }
+
+    // MARK: Offers
+
+    private func offer(_ object: ScannedObject) async {
+        let report: ReportValue
+        do {
+            report = try object.report()
+        } catch {
+            logger.warning("an object's content could not be decoded: \(error)", metadata: ["reader": "\(object.readerName)"])
+            return
+        }
+        guard pausedReasons.isEmpty else { return }
+        guard let offer = registry.offer(for: report) else {
+            logger.info("an object was read; no app asked for what it holds", metadata: ["uid": "\(ScannedObject.hex(object.identifier))"])
+            return
+        }
+        let replacing = currentOffer
+        guard let id = await show(composer.notification(for: offer, report: report), replacing: replacing) else { return }
+        if replacing != 0 { pending[replacing] = nil }
+        pending[id] = PendingOffer(offer: offer, report: report)
+        currentOffer = id
+        switch offer {
+        case .handler(let match):
+            logger.info("offered an object to \(match.registration.appName)", metadata: ["notification": "\(id)", "registration": "\(match.registration.id)"])
+        case .webLink:
+            logger.info("offered an object's web link to the browser", metadata: ["notification": "\(id)"])
+        }
+    }
+
+    @discardableResult
+    private func show(_ content: NotificationContent, replacing: UInt32) async -> UInt32? {
+        guard let notifications else { return nil }
+        do {
+            return try await notifications.notify(content, replacing: replacing)
+        } catch {
+            logger.warning("could not show a notification: \(error)")
+            return nil
+        }
+    }
+
+    /// Sends the chosen offer on its way, once; reports back with ``Event/delivered``.
+    private func deliver(_ pendingOffer: PendingOffer, notification id: UInt32) {
+        let sink = eventSink
+        switch pendingOffer.offer {
+        case .handler(let match):
+            guard let registration = registry.registration(match.registration.id) else {
+                logger.warning("\(match.registration.appName) left before its object could be sent")
+                sink.yield(.delivered(notification: id, success: false, registration: match.registration))
+                return
+            }
+            let delivery = HandlerDelivery(bus: bus, logger: logger)
+            var scan = pendingOffer.report.busValue
+            if case .dictionary(let key, let value, var entries) = scan {
+                entries.append(DBusDictEntry(.string("registration"), .variant(.uint32(registration.id))))
+                scan = .dictionary(keySignature: key, valueSignature: value, entries)
+            }
+            let argument = scan
+            deliveries.append(Task {
+                let success = await delivery.send(argument, to: registration)
+                sink.yield(.delivered(notification: id, success: success, registration: registration))
+            })
+        case .webLink(let link):
+            let opener = LinkOpener(bus: bus, fallback: configuration.linkOpener)
+            let logger = logger
+            deliveries.append(Task {
+                do {
+                    let how = try await opener.open(link.uri)
+                    logger.info("opened an object's web link through \(how)", metadata: ["notification": "\(id)"])
+                    sink.yield(.delivered(notification: id, success: true, registration: nil))
+                } catch {
+                    logger.error("\(error)")
+                    sink.yield(.delivered(notification: id, success: false, registration: nil))
+                }
+            })
+        }
+    }
+
+    // MARK: State
+
+    private func updatePaused() {
+        let reasons: [ScannerAPI.PausedReason] = readers.isEmpty ? [.noReader] : []
+        guard reasons != pausedReasons else { return }
+        pausedReasons = reasons
+        logger.info(reasons.isEmpty ? "background reading is on" : "background reading is paused: \(reasons.map(\.rawValue))")
+        try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.properties, member: "PropertiesChanged", [
+            .string(ScannerAPI.interface),
+            .vardict(["BackgroundReading": .boolean(reasons.isEmpty), "PausedReasons": .strings(reasons.map(\.rawValue))]),
+            .strings([]),
+        ])
+    }
+
+    var scannerProperties: [String: DBusValue] {
+        ["BackgroundReading": .boolean(pausedReasons.isEmpty),
+         "PausedReasons": .strings(pausedReasons.map(\.rawValue)),
+         "Version": .string(ScannerAPI.version)]
+    }
+
+    func readerProperties(_ reader: any Reader) -> [String: DBusValue] {
+        ["Name": .string(reader.name), "Backend": .string(reader.backend.rawValue),
+         "Status": .string(pausedReasons.isEmpty ? "searching" : "paused")]
+    }
+
+    private func readerInterfaces(_ reader: any Reader) -> DBusValue {
+        .dictionary(keySignature: "s", valueSignature: "a{sv}",
+                    [DBusDictEntry(.string(ScannerAPI.readerInterface), .vardict(readerProperties(reader)))])
+    }
+
+    static func readerPath(_ number: Int) -> String { "\(ScannerAPI.readersPath)/\(number)" }
+
+    // MARK: Method calls
+
+    private func handle(_ call: BusMethodCall) {
+        if call.path == ScannerAPI.path {
+            handleManager(call)
+        } else if call.path.hasPrefix(ScannerAPI.readersPath + "/"),
+                  let number = Int(call.path.dropFirst(ScannerAPI.readersPath.count + 1)), let reader = readers[number] {
+            handleReader(call, reader)
+        } else {
+            call.fail(BusMethodCall.unknownObject, "no object at \(call.path)")
+        }
+    }
+
+    private func handleManager(_ call: BusMethodCall) {
+        switch (call.interface, call.member) {
+        case (ScannerAPI.interface, "RegisterHandler"): register(call)
+        case (ScannerAPI.interface, "UnregisterHandler"):
+            guard call.signature == "u", let id = call.arguments.first?.intValue, let id32 = UInt32(exactly: id) else {
+                return call.fail(ScannerAPI.ErrorName.invalidArgs, "UnregisterHandler takes the registration number (u)")
+            }
+            do {
+                let removed = try registry.unregister(id32, by: call.sender)
+                logger.info("handler \(removed.id) of \(removed.appName) unregistered")
+                call.reply()
+            } catch {
+                call.fail(ScannerAPI.ErrorName.accessDenied, "\(error)")
+            }
+        case (ScannerAPI.interface, "StartScanSession"):
+            call.fail(ScannerAPI.ErrorName.notSupported, "in-app scan sessions are not available in this version of nfcscand")
+        case (ScannerAPI.properties, _): properties(call, ScannerAPI.interface, scannerProperties)
+        case (ScannerAPI.introspectable, "Introspect"): call.reply([.string(Introspection.scanner)])
+        case (ScannerAPI.objectManager, "GetManagedObjects"):
+            let objects = readers.sorted { $0.key < $1.key }.map { number, reader in
+                DBusDictEntry(.objectPath(Self.readerPath(number)), readerInterfaces(reader))
+            }
+            call.reply([.dictionary(keySignature: "o", valueSignature: "a{sa{sv}}", objects)])
+        default:
+            call.fail(BusMethodCall.unknownMethod, "\(call.interface).\(call.member) is not a method of \(call.path)")
+        }
+    }
+
+    private func handleReader(_ call: BusMethodCall, _ reader: any Reader) {
+        switch (call.interface, call.member) {
+        case (ScannerAPI.properties, _): properties(call, ScannerAPI.readerInterface, readerProperties(reader))
+        case (ScannerAPI.introspectable, "Introspect"): call.reply([.string(Introspection.reader)])
+        default: call.fail(BusMethodCall.unknownMethod, "\(call.interface).\(call.member) is not a method of \(call.path)")
+        }
+    }
+
+    /// org.freedesktop.DBus.Properties for one read-only interface.
+    private func properties(_ call: BusMethodCall, _ interface: String, _ values: [String: DBusValue]) {
+        let asked = call.arguments.first?.stringValue ?? ""
+        switch call.member {
+        case "GetAll" where call.signature == "s":
+            call.reply([.vardict(asked == interface ? values : [:])])
+        case "Get" where call.signature == "ss":
+            guard asked == interface, let name = call.arguments[1].stringValue, let value = values[name] else {
+                return call.fail(BusMethodCall.unknownProperty, "\(asked) has no property \(call.arguments[1].stringValue ?? "")")
+            }
+            call.reply([.variant(value)])
+        case "Set" where call.signature == "ssv":
+            call.fail(BusMethodCall.propertyReadOnly, "the properties of \(interface) are read-only")
+        default:
+            call.fail(BusMethodCall.invalidArgs, "Properties.\(call.member) with arguments (\(call.signature))")
+        }
+    }
+
+    private func register(_ call: BusMethodCall) {
+        guard call.signature == "oa{sv}", let handlerPath = call.arguments[0].stringValue,
+              let options = call.arguments[1].stringKeyedValue else {
+            return call.fail(ScannerAPI.ErrorName.invalidArgs, "RegisterHandler takes the handler object (o) and options (a{sv})")
+        }
+        guard let appName = options["app-name"]?.stringValue else {
+            return call.fail(ScannerAPI.ErrorName.invalidArgs, "option \"app-name\" (s) is required")
+        }
+        guard let filterValues = options["filters"]?.arrayValue else {
+            return call.fail(ScannerAPI.ErrorName.invalidArgs, "option \"filters\" (aa{sv}) is required")
+        }
+        var filters: [[String: String]] = []
+        for (index, value) in filterValues.prefix(HandlerRegistry.maximumFiltersPerRegistration + 1).enumerated() {
+            guard let fields = value.stringKeyedValue else {
+                return call.fail(ScannerAPI.ErrorName.invalidArgs, "filter \(index + 1) is not a dictionary (a{sv})")
+            }
+            var strings: [String: String] = [:]
+            for (key, field) in fields {
+                guard let string = field.stringValue else {
+                    return call.fail(ScannerAPI.ErrorName.invalidArgs, "filter \(index + 1): \"\(key)\" must be a string")
+                }
+                strings[key] = string
+            }
+            filters.append(strings)
+        }
+        do {
+            let request = try HandlerRequest(appName: appName, appIcon: options["app-icon"]?.stringValue,
+                                             desktopEntry: options["desktop-entry"]?.stringValue, filterFields: filters)
+            let id = try registry.register(request, owner: call.sender, handlerPath: handlerPath)
+            logger.info("handler \(id) registered by \(request.appName)", metadata: ["owner": "\(call.sender)", "path": "\(handlerPath)"])
+            call.reply([.uint32(id)])
+        } catch {
+            call.fail(ScannerAPI.ErrorName.invalidArgs, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,105 @@
+/// The introspection data the daemon answers with: the very text of Docs/dbus/*.xml, which the
+/// test suite compares with the live daemon's `Introspect` (edit both together).
+enum Introspection {
+    static let scanner = #"""
+<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+<!-- nfcscand's D-Bus API on the session bus (bus name org.nfcscan.Scanner1). Reference: Docs/dbus-api.md.
+     The test suite compares the live daemon's introspection of /org/nfcscan/Scanner1 with this file. -->
+<node name="/org/nfcscan/Scanner1">
+  <interface name="org.nfcscan.Scanner1">
+    <!-- Register an app's handler object (implementing org.nfcscan.Handler1) for the objects its
+         filters match. options: "app-name" s (required), "app-icon" s, "desktop-entry" s,
+         "filters" aa{sv} (required). Each filter holds exactly one of "uri-scheme" s (optionally with
+         "uri-host" s and "uri-path-prefix" s), "media-type" s, "external-type" s, "android-package" s.
+         The registration ends with UnregisterHandler or when the caller's bus connection closes. -->
+    <method name="RegisterHandler">
+      <arg name="handler" type="o" direction="in"/>
+      <arg name="options" type="a{sv}" direction="in"/>
+      <arg name="registration" type="u" direction="out"/>
+    </method>
+    <method name="UnregisterHandler">
+      <arg name="registration" type="u" direction="in"/>
+    </method>
+    <!-- An in-app scan session (see Docs/dbus-api.md); returns an org.nfcscan.ScanSession1 object. -->
+    <method name="StartScanSession">
+      <arg name="options" type="a{sv}" direction="in"/>
+      <arg name="session" type="o" direction="out"/>
+    </method>
+    <!-- Whether objects are looked for in the background now. -->
+    <property name="BackgroundReading" type="b" access="read">
+      <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
+    </property>
+    <!-- Why background reading is paused: stable codes (e.g. "no-reader", "scan-session"). -->
+    <property name="PausedReasons" type="as" access="read">
+      <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
+    </property>
+    <property name="Version" type="s" access="read">
+      <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
+    </property>
+  </interface>
+  <interface name="org.freedesktop.DBus.ObjectManager">
+    <method name="GetManagedObjects">
+      <arg name="objects" type="a{oa{sa{sv}}}" direction="out"/>
+    </method>
+    <signal name="InterfacesAdded">
+      <arg name="object" type="o"/>
+      <arg name="interfaces" type="a{sa{sv}}"/>
+    </signal>
+    <signal name="InterfacesRemoved">
+      <arg name="object" type="o"/>
+      <arg name="interfaces" type="as"/>
+    </signal>
+  </interface>
+  <interface name="org.freedesktop.DBus.Properties">
+    <method name="Get">
+      <arg name="interface" type="s" direction="in"/>
+      <arg name="name" type="s" direction="in"/>
+      <arg name="value" type="v" direction="out"/>
+    </method>
+    <method name="GetAll">
+      <arg name="interface" type="s" direction="in"/>
+      <arg name="properties" type="a{sv}" direction="out"/>
+    </method>
+    <method name="Set">
+      <arg name="interface" type="s" direction="in"/>
+      <arg name="name" type="s" direction="in"/>
+      <arg name="value" type="v" direction="in"/>
+    </method>
+    <signal name="PropertiesChanged">
+      <arg name="interface" type="s"/>
+      <arg name="changed" type="a{sv}"/>
+      <arg name="invalidated" type="as"/>
+    </signal>
+  </interface>
+  <interface name="org.freedesktop.DBus.Introspectable">
+    <method name="Introspect">
+      <arg name="xml" type="s" direction="out"/>
+    </method>
+  </interface>
+  <interface name="org.freedesktop.DBus.Peer">
+    <method name="Ping"/>
+    <method name="GetMachineId">
+      <arg name="machine_uuid" type="s" direction="out"/>
+    </method>
+  </interface>
+</node>
+"""#
+    static let reader = #"""
+<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+<!-- One reader the daemon uses: /org/nfcscan/Scanner1/readers/N, announced by the manager's
+     ObjectManager (InterfacesAdded on hotplug, InterfacesRemoved when it goes). -->
+<node>
+  <interface name="org.nfcscan.Reader1">
+    <property name="Name" type="s" access="read"/>
+    <!-- "libnfc" or "pcsc". -->
+    <property name="Backend" type="s" access="read"/>
+    <!-- "searching", "object-present", "paused". -->
+    <property name="Status" type="s" access="read">
+      <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
+    </property>
+  </interface>
+</node>
+"""#
+}

@@ -1,0 +1,84 @@
+import NFCDispatch
+import Systemd
+
+/// The desktop's notification server (org.freedesktop.Notifications, Desktop Notifications
+/// Specification 1.2), as the daemon uses it: post, replace, withdraw, and learn what the person
+/// did through `ActionInvoked` / `NotificationClosed`.
+///
+/// The server may be absent or restart: every call simply tries, and ``Event/serverChanged``
+/// tells the daemon that ids from before mean nothing now.
+public final class NotificationServer: Sendable {
+    public static let name = "org.freedesktop.Notifications"
+    static let path = "/org/freedesktop/Notifications"
+
+    /// What the server tells us.
+    public enum Event: Sendable {
+        /// The person chose `actionKey` on notification `id`.
+        case actionInvoked(id: UInt32, actionKey: String)
+        /// Notification `id` is gone (expired 1, dismissed 2, closed by us 3, other 4).
+        case closed(id: UInt32, reason: UInt32)
+        /// A server took the name (`present`) or left it: earlier ids are void.
+        case serverChanged(present: Bool)
+    }
+
+    private let bus: BusConnection
+    private let subscriptions: [BusSubscription]
+
+    /// Follows the server's signals and its comings and goings, reporting them to `events`.
+    public init(bus: BusConnection, events: @escaping @Sendable (Event) -> Void) throws(BusError) {
+        self.bus = bus
+        let rule = "type='signal',interface='\(Self.name)',path='\(Self.path)'"
+        let signals = try bus.addMatch(rule) { signal in
+            switch (signal.member, signal.arguments.first?.intValue, signal.arguments.dropFirst().first) {
+            case ("ActionInvoked", let id?, let key?):
+                if let key = key.stringValue, let id = UInt32(exactly: id) { events(.actionInvoked(id: id, actionKey: key)) }
+            case ("NotificationClosed", let id?, let reason?):
+                if let id = UInt32(exactly: id), let reason = reason.intValue { events(.closed(id: id, reason: UInt32(clamping: reason))) }
+            default: break
+            }
+        }
+        let owner = try bus.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'"
+        ) { signal in
+            events(.serverChanged(present: !(signal.arguments.last?.stringValue ?? "").isEmpty))
+        }
+        subscriptions = [signals, owner]
+    }
+
+    /// Shows `content` (replacing notification `replacing` when not 0); returns its id.
+    public func notify(_ content: NotificationContent, replacing: UInt32 = 0) async throws(BusError) -> UInt32 {
+        let markup = await supportsBodyMarkup()
+        var hints: [String: DBusValue] = [
+            "category": .string(content.hints.category),
+            "transient": .boolean(content.hints.transient),
+            "urgency": .byte(content.hints.urgency.rawValue),
+        ]
+        if let entry = content.hints.desktopEntry { hints["desktop-entry"] = .string(entry) }
+        let reply = try await bus.call(destination: Self.name, path: Self.path, interface: Self.name, member: "Notify", [
+            .string(content.appName), .uint32(replacing), .string(content.appIcon), .string(content.summary),
+            .string((markup ? content.body : content.plainBody) ?? ""),
+            .strings(content.actions.flatMap { [$0.key, $0.label] }),
+            .vardict(hints), .int32(content.expireTimeout),
+        ], timeout: .seconds(5))
+        guard let id = reply.first?.intValue, let id32 = UInt32(exactly: id) else {
+            throw .marshal("Notify answered \(reply) instead of an id")
+        }
+        return id32
+    }
+
+    /// Withdraws notification `id`.
+    public func close(_ id: UInt32) {
+        try? bus.send(destination: Self.name, path: Self.path, interface: Self.name, member: "CloseNotification", [.uint32(id)])
+    }
+
+    /// Whether the server renders `<b>`, `<a>` … in bodies (then bodies go escaped; else plain).
+    /// Asked each time: a restarted server may be another program.
+    private func supportsBodyMarkup() async -> Bool {
+        guard let reply = try? await bus.call(destination: Self.name, path: Self.path, interface: Self.name,
+                                              member: "GetCapabilities", timeout: .seconds(2)),
+              let capabilities = reply.first?.arrayValue else { return true }
+        return capabilities.contains(.string("body-markup"))
+    }
+
+    deinit { for subscription in subscriptions { subscription.cancel() } }
+}

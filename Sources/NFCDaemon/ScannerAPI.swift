@@ -1,0 +1,28 @@
+/// Names of nfcscand's D-Bus API (Docs/dbus/*.xml, Docs/dbus-api.md).
+public enum ScannerAPI {
+    public static let busName = "org.nfcscan.Scanner1"
+    public static let path = "/org/nfcscan/Scanner1"
+    public static let interface = "org.nfcscan.Scanner1"
+    public static let readerInterface = "org.nfcscan.Reader1"
+    public static let handlerInterface = "org.nfcscan.Handler1"
+    public static let readersPath = path + "/readers"
+    public static let version = "0.1.0"
+
+    static let properties = "org.freedesktop.DBus.Properties"
+    static let introspectable = "org.freedesktop.DBus.Introspectable"
+    static let objectManager = "org.freedesktop.DBus.ObjectManager"
+
+    /// Error names the daemon answers with.
+    public enum ErrorName {
+        public static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
+        public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+        public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
+        public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
+    }
+
+    /// Stable codes of `PausedReasons` (more come with the disable-conditions issue).
+    public enum PausedReason: String, Sendable, CaseIterable {
+        /// No reader is connected (or every reader failed).
+        case noReader = "no-reader"
+    }
+}

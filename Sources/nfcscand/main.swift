@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NFCDaemon
+import ServiceLifecycle
+import Systemd
+
+/// `nfcscand`: the background service. Normally started by systemd (nfcscand.service) or by
+/// D-Bus activation; runs in the foreground until SIGTERM or SIGINT.
+@main
+struct NFCScanDaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nfcscand",
+        abstract: "Notice objects held near a reader and offer what they hold to apps.",
+        discussion: """
+            nfcscand owns the readers (libnfc devices and pcscd's readers), looks for objects in \
+            the background, and when one holds something an app asked for (or a web link), shows \
+            a desktop notification; choosing it sends the object to that app (or opens the link \
+            in the browser). Apps use its D-Bus API, org.nfcscan.Scanner1 on the session bus \
+            (Docs/dbus-api.md).
+
+            It is meant to run as a systemd user service: systemctl --user enable --now nfcscand
+            Logs go to the journal under systemd (journalctl --user -u nfcscand), else to stderr.
+
+            Environment: DBUS_SESSION_BUS_ADDRESS (the session bus), LIBNFC_DEVICE and \
+            PCSCLITE_CSOCK_NAME (which readers), BROWSER (read by xdg-open when no desktop portal \
+            runs).
+
+            Exit statuses: 0 stopped by SIGTERM/SIGINT, 64 usage error, 69 no session bus, \
+            75 another nfcscand owns org.nfcscan.Scanner1.
+            """,
+        version: "nfcscand \(ScannerAPI.version)")
+
+    @Flag(name: .shortAndLong, help: "Log every step (debug level).")
+    var verbose = false
+
+    @Option(name: .customLong("link-opener"), help: ArgumentHelp(
+        "The program that opens web links when no desktop portal answers.", valueName: "program"))
+    var linkOpener = "xdg-open"
+
+    func run() async throws {
+        let level: Logger.Level = verbose ? .debug : .info
+        LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level) }
+        let logger = Logger(label: "nfcscand")
+        let bus: BusConnection
+        do {
+            bus = try BusConnection.session()
+        } catch {
+            logger.error("\(error); nfcscand needs the desktop session's bus (DBUS_SESSION_BUS_ADDRESS)")
+            throw ExitCode(69)
+        }
+        let daemon = Daemon(bus: bus, configuration: .init(linkOpener: linkOpener), logger: logger)
+        do {
+            try await daemon.start()
+        } catch .nameTaken(let name) {
+            logger.error("another nfcscand already serves \(name) on this session bus")
+            throw ExitCode(75)
+        } catch {
+            logger.error("cannot serve the D-Bus API: \(error)")
+            throw ExitCode(69)
+        }
+        let service = DaemonService(daemon: daemon, bus: bus, logger: logger)
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+}
+
+/// Runs the daemon under swift-service-lifecycle: READY=1 once it serves, the watchdog while it
+/// runs, STOPPING=1 and a clean stop on SIGTERM.
+struct DaemonService: Service {
+    let daemon: Daemon
+    let bus: BusConnection
+    let logger: Logger
+
+    func run() async throws {
+        ServiceManager.ready(status: "Looking for objects")
+        let watchdog = ServiceManager.watchdogInterval.map { interval in
+            Task {
+                while !Task.isCancelled {
+                    ServiceManager.watchdog()
+                    try? await Task.sleep(for: interval)
+                }
+            }
+        }
+        await withGracefulShutdownHandler {
+            await daemon.run()
+        } onGracefulShutdown: {
+            Task {
+                ServiceManager.stopping()
+                logger.info("stopping")
+                await daemon.stop()
+            }
+        }
+        watchdog?.cancel()
+        bus.close()
+    }
+}
