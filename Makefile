@@ -30,7 +30,7 @@ RENDER = sed -e 's|@bindir@|$(BINDIR)|g' \
 EXECUTABLES = nfcscan nfcscand nfcsim
 MANPAGES = nfcscan.1 nfcscand.1
 
-.PHONY: all deps build release demo test unit check-units oracle fuzz bench install uninstall clean
+.PHONY: all deps build release demo test unit check-units daemon-test oracle fuzz bench install uninstall clean
 
 all: build
 
@@ -48,9 +48,9 @@ release:
 demo: deps release
 	bash scripts/demo.sh .build/release
 
-# Every test: unit and property tests, the systemd unit check, the ndeflib differential test, and
-# the fuzzers.
-test: deps unit check-units oracle fuzz
+# Every test: unit and property tests, the systemd unit check, nfcscand end to end, the ndeflib
+# differential test, and the fuzzers.
+test: deps unit check-units daemon-test oracle fuzz
 
 # Serial: dozens of end-to-end tests each drive a PN532 emulator through libnfc or a private
 # pcscd, whose own timeouts (300-1000 ms) a 2-core machine running them all at once can miss.
@@ -67,6 +67,11 @@ unit:
 # (no warnings) and an exposure score of 2.0 or lower (Docs/service.md).
 check-units: build
 	bash scripts/check-units.sh .build/debug/nfcscand
+
+# nfcscand end to end with real parts: a private session bus, Xvfb and dunst, libnfc reading an
+# emulated PN532, test apps over D-Bus, a stand-in portal (Tests/Daemon/daemon-e2e.sh).
+daemon-test: build
+	bash Tests/Daemon/daemon-e2e.sh .build/debug
 
 oracle: build
 	bash Tests/Oracle/run.sh .build/debug/nfcscan

@@ -8,7 +8,7 @@ APT_PACKAGES=(
   libnfc-dev libnfc-bin libnfc-examples
   libpcsclite-dev pcscd pcsc-tools vsmartcard-vpcd
   libsystemd-dev systemd
-  dbus dunst xvfb libnotify-bin python3-dbusmock python3-pyscard socat
+  dbus dunst xvfb libnotify-bin python3-dbusmock python3-pyscard python3-dbus python3-gi xdg-utils socat
   util-linux iproute2
   libclang-rt-14-dev
 )

@@ -84,6 +84,7 @@ enum Introspection {
     </method>
   </interface>
 </node>
+
 """#
     static let reader = #"""
 <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
@@ -101,5 +102,6 @@ enum Introspection {
     </property>
   </interface>
 </node>
+
 """#
 }

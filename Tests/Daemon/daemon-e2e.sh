@@ -1,0 +1,306 @@
+#!/usr/bin/env bash
+# nfcscand end to end, with real parts only: a private session dbus-daemon, Xvfb and dunst (the
+# desktop rig, Tests/Support/desktop-rig.sh), the real libnfc reading an emulated PN532 on a
+# pseudo-terminal (nfcsim pn532), test apps speaking org.nfcscan.Handler1 over D-Bus
+# (Tests/Support/test_handler_app.py), and a stand-in for the desktop portal's OpenURI.
+#
+# Usage: Tests/Daemon/daemon-e2e.sh BUILD_DIR [SCENARIO...]   (BUILD_DIR holds nfcscand and nfcsim)
+# Every scenario runs in a directory of its own; on failure its logs are printed. Exit 0 when
+# every check passed, 1 otherwise.
+set -euo pipefail
+shopt -s inherit_errexit
+
+HERE=$(dirname "$(readlink -f "$0")")
+ROOT=$(readlink -f "$HERE/../..")
+SUPPORT=$ROOT/Tests/Support
+RIG=$SUPPORT/desktop-rig.sh
+PY=/usr/bin/python3
+BUILD=$(readlink -f "${1:?usage: daemon-e2e.sh BUILD_DIR [SCENARIO...]}")
+shift
+NFCSCAND=$BUILD/nfcscand
+NFCSIM=$BUILD/nfcsim
+[ -x "$NFCSCAND" ] && [ -x "$NFCSIM" ] || { echo "daemon-e2e: build nfcscand and nfcsim first ($BUILD)" >&2; exit 66; }
+
+failures=0
+checks=0
+DIR=""
+pids=()
+
+say() { echo "daemon-e2e: $*"; }
+ok() { checks=$((checks + 1)); echo "  ok   $*"; }
+bad() { checks=$((checks + 1)); failures=$((failures + 1)); echo "  FAIL $*"; scenario_failed=1; }
+check() { # DESCRIPTION COMMAND...
+  local what=$1; shift
+  if "$@"; then ok "$what"; else bad "$what"; fi
+}
+
+# ---- one scenario's parts ----
+
+begin() { # NAME [RIG OPTIONS...]
+  local name=$1; shift
+  DIR=$(mktemp -d "/tmp/nfcscan-e2e-$name.XXXXXX")
+  PREVIOUS_OWNER=""
+  scenario_failed=0
+  pids=()
+  say "scenario $name ($DIR)"
+  eval "$(bash "$RIG" start "$DIR" --watch-pid $$ "$@")"
+  export BROWSER="$SUPPORT/record_browser.sh" NFCSCAN_TEST_BROWSER_LOG="$DIR/browser.log"
+}
+
+finish() {
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  bash "$RIG" stop "$DIR" >/dev/null 2>&1 || true
+  if [ "$scenario_failed" -ne 0 ]; then
+    for log in "$DIR"/*.log "$DIR"/*.jsonl; do
+      [ -f "$log" ] || continue
+      echo "---- $log"; tail -n 40 "$log"
+    done
+  else
+    rm -rf "$DIR"
+  fi
+  unset DBUS_SESSION_BUS_ADDRESS DISPLAY NFCSCAN_RIG_DIR
+}
+
+# An emulated PN532 with one object: arrives after --after seconds (default 4), stays --for.
+sim() { # ARGS...
+  "$NFCSIM" pn532 --link "$DIR/pn532" --keep-reader "$@" >"$DIR/nfcsim.log" 2>&1 &
+  pids+=($!)
+  wait_for "the emulated reader" 10 test -e "$DIR/pn532"
+}
+
+daemon() { # ARGS...
+  LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 \
+    PCSCLITE_CSOCK_NAME=/nonexistent/nfcscan-e2e/pcscd.comm \
+    "$NFCSCAND" --verbose "$@" >>"$DIR/nfcscand.log" 2>&1 &
+  DAEMON_PID=$!
+  pids+=($DAEMON_PID)
+  wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
+  PREVIOUS_OWNER=$(owner_of org.nfcscan.Scanner1)
+}
+
+app() { # NAME ARGS... : a test app; waits until it registered
+  local name=$1; shift
+  "$PY" "$SUPPORT/test_handler_app.py" --app-name "$name" --record "$DIR/app-$name.jsonl" "$@" \
+    >"$DIR/app-$name.log" 2>&1 &
+  pids+=($!)
+  APP_PID=$!
+  wait_for "$name registered" 15 grep -q '^registered' "$DIR/app-$name.log"
+}
+
+wait_for() { # WHAT SECONDS 'COMMAND' (evaluated anew each time: single-quote what must be)
+  local what=$1 seconds=$2; shift 2
+  local deadline=$(( $(date +%s%N) + seconds * 1000000000 ))
+  until eval "$*" 2>/dev/null; do
+    if [ "$(date +%s%N)" -ge "$deadline" ]; then bad "waited ${seconds}s for $what"; return 1; fi
+    sleep 0.1
+  done
+}
+
+owner_of() { busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user status "$1" 2>/dev/null | sed -n 's/^UniqueName=//p'; }
+name_owned() { busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user status "$1" >/dev/null 2>&1; }
+shown() { bash "$RIG" shown "$DIR" "$@"; }
+shown_count() { shown --all | grep -c . || true; }
+wait_offer() { # WHAT: until dunst shows a notification (at most 20 s)
+  shown --all --wait 1 --timeout 20 >/dev/null 2>&1 || bad "waited 20s for $1"
+}
+lines() { [ -f "$1" ] && grep -c . "$1" || echo 0; }
+lines_matching() { [ -f "$2" ] && grep -c "$1" "$2" || echo 0; }
+json() { # FILE-or-- PYTHON-EXPRESSION over `d` (the last JSON line)
+  "$PY" -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]; print(eval(sys.argv[2]))' "$@"
+}
+get_property() { # NAME -> busctl's rendering ("b true", "as 1 \"no-reader\"")
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user get-property org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.nfcscan.Scanner1 "$1"
+}
+
+# The copy rules (../shared/guidance/nfc.md) for what a person reads in a notification.
+copy_ok() { # TEXT...
+  local text="$*"
+  if echo "$text" | grep -qiwE 'nfc|near-field|tag|tags|ndef|rfid|uid|tap|touch|apdu|libnfc|pc/sc'; then return 1; fi
+  return 0
+}
+sentence() { [[ "$1" =~ [.?!]$ ]]; }
+
+# ---- scenarios ----
+
+# The whole path: an object matched to an app, one notification that follows the copy rules, the
+# person chooses it, the app receives the decoded object exactly once; the object left on the
+# reader does not notify again; the API's introspection is the documented one.
+scenario_handler() {
+  begin handler
+  sim --uri https://example.com/poster/summer --text "Summer concert" --after 4 --for 4
+  daemon
+  check "BackgroundReading is true with a reader" test "$(get_property BackgroundReading)" = "b true"
+  check "PausedReasons is empty" test "$(get_property PausedReasons)" = "as 0"
+  app Posters --filter uri-scheme=https,uri-host=example.com --desktop-entry org.example.Posters --icon org.example.Posters
+  wait_offer "the offer on screen"
+  local n; n=$(shown --all | tail -n 1)
+  echo "$n" >"$DIR/offer.json"
+  check "summary names the app and what it offers: $(json "$DIR/offer.json" 'd["summary"]')" \
+    test "$(json "$DIR/offer.json" 'd["summary"]')" = "Open the link in Posters?"
+  check "body names the link" test "$(json "$DIR/offer.json" 'd["body"]')" = "The item links to example.com/poster/summer."
+  check "summary and body follow the copy rules" copy_ok "$(json "$DIR/offer.json" 'd["summary"] + " " + d["body"]')"
+  check "summary and body are sentences" sentence "$(json "$DIR/offer.json" 'd["body"]')"
+  check "button is one word: Open" test "$(json "$DIR/offer.json" '[a["label"] for a in d["actions"] if a["key"]=="open"][0]')" = "Open"
+  check "hints: category and desktop-entry" test "$(json "$DIR/offer.json" 'd["hints"]["category"] + " " + d["hints"]["desktop-entry"]')" = "x-nfcscan.object org.example.Posters"
+  check "app name and icon from the registration" test "$(json "$DIR/offer.json" 'd["appname"] + " " + d["app_icon"]')" = "Posters org.example.Posters"
+  check "it expires" test "$(json "$DIR/offer.json" 'd["expire_timeout"]')" -gt 0
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "HandleScan" 10 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
+  sleep 4   # the object stays, then leaves: no second notification, no second delivery
+  check "the app received the object exactly once" test "$(lines "$DIR/app-Posters.jsonl")" = 1
+  local rec=$DIR/app-Posters.jsonl
+  check "it is the decoded message: the link" test "$(json "$rec" 'd["scan"]["records"][0]["uri"]')" = "https://example.com/poster/summer"
+  check "and the text" test "$(json "$rec" 'd["scan"]["records"][1]["text"]')" = "Summer concert"
+  check "with the object's identity (reader, backend)" test "$(json "$rec" 'd["scan"]["object"]["backend"]')" = "libnfc"
+  check "wire types: registration u, object a{sv}, records av, round_trips x" \
+    test "$(json "$rec" 'd["types"]["/registration"]+d["types"]["/object"]+d["types"]["/records"]+d["types"]["/object/round_trips"]')" = "ua{sv}avx"
+  check "registration is the one RegisterHandler returned" test "$(json "$rec" 'd["scan"]["registration"] == d["registration"]')" = True
+  check "one notification for an object left on the reader" test "$(grep -c '"event": "notify"' "$DIR/notifications.jsonl" || true)" = 1
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 \
+    org.freedesktop.DBus.Introspectable Introspect --json=short | "$PY" -c 'import json,sys; sys.stdout.write(json.load(sys.stdin)["data"][0])' >"$DIR/introspect.xml"
+  check "live introspection is Docs/dbus/org.nfcscan.Scanner1.xml" cmp -s "$DIR/introspect.xml" "$ROOT/Docs/dbus/org.nfcscan.Scanner1.xml"
+  check "GetManagedObjects lists the reader" bash -c "busctl --address='$DBUS_SESSION_BUS_ADDRESS' --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager GetManagedObjects | grep -q pn532_uart"
+  kill -TERM "$DAEMON_PID"
+  local status=0; wait "$DAEMON_PID" || status=$?
+  check "SIGTERM stops it cleanly (exit 0)" test "$status" = 0
+  finish
+}
+
+# Two apps for the same object: the more specific filter wins (host beats scheme alone).
+scenario_competing() {
+  begin competing
+  sim --uri https://example.com/poster --after 4 --for 2
+  daemon
+  app Browserish --filter uri-scheme=https
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  app Newest --filter uri-scheme=https
+  wait_offer "the offer"
+  check "the offer names the most specific app" test "$(shown --all | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["appname"])')" = Posters
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "HandleScan" 10 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
+  sleep 1
+  check "only the matched app received it" test "$(lines "$DIR/app-Posters.jsonl")$(lines "$DIR/app-Browserish.jsonl")$(lines "$DIR/app-Newest.jsonl")" = 100
+  finish
+}
+
+# A handler that refuses twice (busy) gets it on the third try, once; one that crashes mid-call
+# is not called again and the person is told.
+scenario_busy_and_crash() {
+  begin busy
+  sim --uri https://example.com/poster --after 4 --for 2
+  daemon
+  app Busy --busy 2 --filter uri-scheme=https,uri-host=example.com
+  wait_offer "the offer"
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "three calls" 10 'test "$(lines "$DIR/app-Busy.jsonl")" -ge 3' || true
+  sleep 1
+  check "busy, busy, then taken: three calls, one accepted" \
+    test "$(json "$DIR/app-Busy.jsonl" 'd["call"], d["reply"]')" = "(3, 'ok')"
+  finish
+
+  begin crash
+  sim --uri https://example.com/poster --after 4 --for 2
+  daemon
+  app Crashy --crash-on-scan --filter uri-scheme=https,uri-host=example.com
+  wait_offer "the offer"
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "the failure notification" 10 'grep -q x-nfcscan.object.error "$DIR/notifications.jsonl"' || true
+  check "the crashing app was called once" test "$(lines "$DIR/app-Crashy.jsonl")" = 1
+  local summary; summary=$(grep 'x-nfcscan.object.error' "$DIR/notifications.jsonl" | head -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["summary"])' || true)
+  check "the person is told in plain words: $summary" bash -c "[ -n \"\$1\" ] && $(declare -f copy_ok); copy_ok \"\$1\"" _ "$summary"
+  check "nfcscand still runs" kill -0 "$DAEMON_PID"
+  finish
+}
+
+# No notification server when the daemon starts: it keeps running; once one starts, objects are
+# offered.
+scenario_no_server() {
+  begin noserver --no-dunst
+  sim --uri https://example.com/poster --after 7 --for 2
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  sleep 1
+  bash "$RIG" start-dunst "$DIR" >/dev/null
+  wait_offer "the offer once dunst runs"
+  check "nfcscand kept running" kill -0 "$DAEMON_PID"
+  finish
+}
+
+# No app for the object: a web link is offered for the browser, through the portal when one runs,
+# else xdg-open ($BROWSER); other schemes are never offered.
+scenario_web_link() {
+  begin weblink
+  sim --uri https://example.org/menu --after 4 --for 2
+  daemon
+  wait_offer "the offer"
+  check "offered for the browser" test "$(shown --all | tail -n 1 | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["summary"])')" = "Open example.org/menu?"
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "xdg-open ran the browser" 10 test -s "$DIR/browser.log" || true
+  check "the browser got exactly the link" test "$(cat "$DIR/browser.log" 2>/dev/null)" = "https://example.org/menu"
+  finish
+
+  begin portal
+  "$PY" "$SUPPORT/fake_portal.py" --record "$DIR/portal.jsonl" >"$DIR/portal.log" 2>&1 &
+  pids+=($!)
+  wait_for "the portal" 10 grep -q ready "$DIR/portal.log"
+  sim --uri https://example.org/menu --after 4 --for 2
+  daemon
+  wait_offer "the offer"
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "OpenURI" 10 test -s "$DIR/portal.jsonl" || true
+  check "the portal's OpenURI got the link" test "$(json "$DIR/portal.jsonl" 'd["uri"]' 2>/dev/null)" = "https://example.org/menu"
+  check "xdg-open was not used" test ! -e "$DIR/browser.log"
+  finish
+
+  local uri
+  for uri in 'javascript:alert(1)' 'file:///etc/passwd'; do
+    begin hostile-scheme
+    sim --uri "$uri" --after 3 --for 2
+    daemon
+    wait_for "the object read" 15 grep -q 'no app asked' "$DIR/nfcscand.log" || true
+    sleep 1
+    check "$uri is never offered" test "$(shown_count)" = 0
+    finish
+  done
+}
+
+# Hostile text: markup is escaped in the body, bidirectional overrides and controls neutralised.
+scenario_hostile_text() {
+  begin hostile-text
+  sim --text $'<b>Win</b> <a href="http://evil.example">prize</a> \u202Eevil\u202C\x1b[31m' --after 4 --for 2
+  daemon
+  app Notes --filter media-type=text/plain
+  wait_offer "the offer"
+  local body; body=$(grep '"event": "notify"' "$DIR/notifications.jsonl" | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["body"])' || true)
+  echo "    body sent: $body"
+  check "no raw markup reaches the server" bash -c '! grep -q "<[ab]" <<<"$1"' _ "$body"
+  check "markup is escaped" bash -c 'grep -q "&lt;b&gt;" <<<"$1"' _ "$body"
+  check "no bidirectional override or escape character" bash -c '! grep -qP "[\x{202A}-\x{202E}\x{2066}-\x{2069}\x1b]" <<<"$1"' _ "$body"
+  finish
+}
+
+# The daemon killed with SIGKILL and started again: apps register again and objects are offered.
+scenario_restart() {
+  begin restart
+  sim --uri https://example.com/poster --after 8 --for 2
+  daemon
+  app Posters --reregister --filter uri-scheme=https,uri-host=example.com
+  kill -KILL "$DAEMON_PID"
+  wait "$DAEMON_PID" 2>/dev/null || true
+  daemon
+  wait_for "the app registered again" 10 'test "$(lines_matching ^registered "$DIR/app-Posters.log")" -ge 2' || true
+  wait_offer "the offer after the restart"
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "HandleScan" 10 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
+  check "the app received the object once after the restart" test "$(lines "$DIR/app-Posters.jsonl")" = 1
+  finish
+}
+
+all=(handler competing busy_and_crash no_server web_link hostile_text restart)
+for scenario in "${@:-${all[@]}}"; do
+  "scenario_$scenario"
+done
+say "$checks checks, $failures failed"
+[ "$failures" -eq 0 ]
