@@ -142,6 +142,35 @@ def pcsc(work):
         rig.wait(timeout=15)
 
 
+def daemon(work):
+    """nfcscand on a private session bus with the PN532 emulator (empty field) as its reader."""
+    link = os.path.join(work, "pn532-daemon")
+    socket = os.path.join(work, "bus")
+    bus = subprocess.Popen(["dbus-daemon", "--config-file=/usr/share/dbus-1/session.conf", "--nofork",
+                            "--nopidfile", f"--address=unix:path={socket}"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sim = subprocess.Popen([f"{BIN}/nfcsim", "pn532", "--type", "ntag216", "--uri", "https://example.com",
+                            "--after", "86400", "--link", link], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    nfcscand = None
+    try:
+        for _ in range(100):
+            if os.path.exists(link) and os.path.exists(socket):
+                break
+            time.sleep(0.05)
+        env = dict(os.environ, LIBNFC_DEVICE=f"pn532_uart:{link}", LIBNFC_AUTO_SCAN="false",
+                   PCSCLITE_CSOCK_NAME=os.path.join(work, "no-pcscd.comm"),
+                   DBUS_SESSION_BUS_ADDRESS=f"unix:path={socket}")
+        nfcscand = subprocess.Popen([f"{BIN}/nfcscand"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        print(f"(c) nfcscand: the daemon with one reader (PN532 emulator, empty field) on a private session bus, {WINDOW:.0f} s")
+        return measure([("nfcscand", nfcscand.pid), ("nfcsim pn532 (the emulated reader)", sim.pid),
+                        ("dbus-daemon (private session bus)", bus.pid)])
+    finally:
+        if nfcscand:
+            stop(nfcscand)
+        stop(sim)
+        stop(bus)
+
+
 def _cmdline(pid):
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
@@ -157,7 +186,7 @@ def main():
           f"clock tick {1000 / TICK:.0f} ms")
     with tempfile.TemporaryDirectory() as work:
         for backend in BACKENDS:
-            {"libnfc": libnfc, "pcsc": pcsc}[backend](work)
+            {"libnfc": libnfc, "pcsc": pcsc, "daemon": daemon}[backend](work)
 
 
 main()

@@ -19,10 +19,11 @@ final class BackgroundReading: Sendable {
 
     private let task: Task<Void, Never>
 
-    init(directory: ReaderDirectory, events: @escaping @Sendable (Event) -> Void) {
+    /// - Parameter wanted: only the reader with this identifier or name (or part of it).
+    init(directory: ReaderDirectory, wanted: String?, events: @escaping @Sendable (Event) -> Void) {
         task = Task {
-            let opened = (try? await directory.openAll().readers) ?? []
-            let session = ScanSession(readers: opened, directory: directory,
+            let opened = (try? await directory.openAll(named: wanted).readers) ?? []
+            let session = ScanSession(readers: opened, directory: directory, wanted: wanted,
                                       added: { events(.readerAdded($0)) },
                                       removed: { events(.readerRemoved($0, $1.map { "\($0)" })) })
             for reader in opened { events(.readerAdded(reader)) }

@@ -14,13 +14,16 @@ import Systemd
 public actor Daemon {
     public struct Configuration: Sendable {
         public var readers: ReaderDirectory
+        /// Only this reader (an identifier, a name, or part of one); nil: every reader.
+        public var wantedReader: String?
         /// The program that opens web links when no desktop portal answers.
         public var linkOpener: String
         public var copy: any ScanCopyCatalog
 
-        public init(readers: ReaderDirectory = .standard(), linkOpener: String = "xdg-open",
+        public init(readers: ReaderDirectory = .standard(), wantedReader: String? = nil, linkOpener: String = "xdg-open",
                     copy: any ScanCopyCatalog = ScanCopy.catalog()) {
             self.readers = readers
+            self.wantedReader = wantedReader
             self.linkOpener = linkOpener
             self.copy = copy
         }
@@ -82,7 +85,7 @@ public actor Daemon {
         })
         notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
         try bus.requestName(ScannerAPI.busName)
-        reading = BackgroundReading(directory: configuration.readers) { sink.yield(.reading($0)) }
+        reading = BackgroundReading(directory: configuration.readers, wanted: configuration.wantedReader) { sink.yield(.reading($0)) }
         logger.info("serving \(ScannerAPI.busName) on the session bus as \(bus.uniqueName)")
     }
 

@@ -31,6 +31,11 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             """,
         version: "nfcscand \(ScannerAPI.version)")
 
+    @Option(help: ArgumentHelp(
+        "Use only this reader: a libnfc connstring (pn532_uart:/dev/ttyUSB0) or pcscd's reader name, or part of either.",
+        valueName: "name"))
+    var reader: String?
+
     @Flag(name: .shortAndLong, help: "Log every step (debug level).")
     var verbose = false
 
@@ -49,7 +54,7 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             logger.error("\(error); nfcscand needs the desktop session's bus (DBUS_SESSION_BUS_ADDRESS)")
             throw ExitCode(69)
         }
-        let daemon = Daemon(bus: bus, configuration: .init(linkOpener: linkOpener), logger: logger)
+        let daemon = Daemon(bus: bus, configuration: .init(wantedReader: reader, linkOpener: linkOpener), logger: logger)
         do {
             try await daemon.start()
         } catch .nameTaken(let name) {
