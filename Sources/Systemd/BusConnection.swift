@@ -172,26 +172,15 @@ public final class BusConnection: @unchecked Sendable {
     /// Calls `handler` for every message matching `rule` (a D-Bus match rule) until the returned
     /// subscription is cancelled.
     public func addMatch(_ rule: String, handler: @escaping @Sendable (BusSignal) -> Void) throws(BusError) -> BusSubscription {
-        let token = Self.nextToken()
-        state.withLock { $0.signalHandlers[token] = handler }
-        Self.register(self, token: token)
-        var slot: OpaquePointer?
-        let result = withBus { bus in
+        try addSlot(what: "AddMatch(\(rule))", install: { $0.signalHandlers[$1] = handler }) { bus, slot, userdata in
             rule.withCString { rule in
                 sd_bus_add_match(bus, &slot, rule, { message, userdata, _ in
                     guard let message else { return 0 }
                     BusConnection.signalArrived(message, token: Int(bitPattern: userdata))
                     return 0
-                }, UnsafeMutableRawPointer(bitPattern: token))
+                }, userdata)
             }
         }
-        guard result >= 0, let slot else {
-            _ = state.withLock { $0.signalHandlers.removeValue(forKey: token) }
-            Self.unregister(token: token)
-            throw .system(call: "AddMatch(\(rule))", detail: errnoText(-result))
-        }
-        state.withLock { $0.slots[token] = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(slot))) }
-        return BusSubscription(connection: self, token: token)
     }
 
     // MARK: Objects
@@ -200,22 +189,32 @@ public final class BusConnection: @unchecked Sendable {
     /// each one (``BusMethodCall/reply(_:)`` or ``BusMethodCall/fail(_:_:)``). Peer is answered by
     /// sd-bus itself.
     public func exportSubtree(_ prefix: String, handler: @escaping @Sendable (BusMethodCall) -> Void) throws(BusError) -> BusSubscription {
-        let token = Self.nextToken()
-        state.withLock { $0.objectHandlers[token] = handler }
-        Self.register(self, token: token)
-        var slot: OpaquePointer?
-        let result = withBus { bus in
+        try addSlot(what: "exporting \(prefix)", install: { $0.objectHandlers[$1] = handler }) { bus, slot, userdata in
             prefix.withCString { prefix in
                 sd_bus_add_fallback(bus, &slot, prefix, { message, userdata, _ in
                     guard let message else { return 0 }
                     return BusConnection.methodCallArrived(message, token: Int(bitPattern: userdata))
-                }, UnsafeMutableRawPointer(bitPattern: token))
+                }, userdata)
             }
         }
+    }
+
+    /// Keeps a handler under a fresh token, lets `add` create the sd-bus slot whose userdata is
+    /// that token, and returns the subscription that removes both; undoes it all when `add` fails.
+    private func addSlot(what: String, install: (inout State, Int) -> Void,
+                         add: (OpaquePointer, inout OpaquePointer?, UnsafeMutableRawPointer?) -> Int32) throws(BusError) -> BusSubscription {
+        let token = Self.nextToken()
+        state.withLock { install(&$0, token) }
+        Self.register(self, token: token)
+        var slot: OpaquePointer?
+        let result = withBus { bus in add(bus, &slot, UnsafeMutableRawPointer(bitPattern: token)) }
         guard result >= 0, let slot else {
-            _ = state.withLock { $0.objectHandlers.removeValue(forKey: token) }
+            state.withLock { state in
+                state.signalHandlers[token] = nil
+                state.objectHandlers[token] = nil
+            }
             Self.unregister(token: token)
-            throw .system(call: "exporting \(prefix)", detail: errnoText(-result))
+            throw .system(call: what, detail: errnoText(-result))
         }
         state.withLock { $0.slots[token] = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(slot))) }
         return BusSubscription(connection: self, token: token)
