@@ -90,7 +90,13 @@ let package = Package(
                           path: "Tests/PCSCReadersProbe"),
         .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "PCSC", "NFCReaders"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders"]),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+        // A private dbus-daemon for the suites that talk D-Bus.
+        .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "BusTestSupport"]),
+        .testTarget(name: "NFCDaemonTests", dependencies: [
+            "NFCDaemon", "Systemd", "NDEFReport", "NFCScanKit", "BusTestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit"]),
         .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCScanKit"]),
     ],

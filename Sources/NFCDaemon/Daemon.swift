@@ -369,12 +369,12 @@ public actor Daemon {
         var filters: [[String: String]] = []
         for (index, value) in filterValues.prefix(HandlerRegistry.maximumFiltersPerRegistration + 1).enumerated() {
             guard let fields = value.stringKeyedValue else {
-                return call.fail(ScannerAPI.ErrorName.invalidArgs, "filter \(index + 1) is not a dictionary (a{sv})")
+                return call.fail(ScannerAPI.ErrorName.invalidArgs, "filter \(index) is not a dictionary (a{sv})")
             }
             var strings: [String: String] = [:]
             for (key, field) in fields {
                 guard let string = field.stringValue else {
-                    return call.fail(ScannerAPI.ErrorName.invalidArgs, "filter \(index + 1): \"\(key)\" must be a string")
+                    return call.fail(ScannerAPI.ErrorName.invalidArgs, "filter \(index): \"\(key)\" must be a string")
                 }
                 strings[key] = string
             }

@@ -1,3 +1,4 @@
+import BusTestSupport
 import Foundation
 import Glibc
 import Synchronization

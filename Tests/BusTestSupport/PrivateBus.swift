@@ -3,12 +3,12 @@ import Glibc
 
 /// A dbus-daemon of the test's own (session configuration, socket in a temporary directory),
 /// killed when the value goes away.
-final class PrivateBus: @unchecked Sendable {
-    let address: String
+public final class PrivateBus: @unchecked Sendable {
+    public let address: String
     private let process: Process
     private let directory: URL
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("systemd-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let socket = directory.appendingPathComponent("bus").path

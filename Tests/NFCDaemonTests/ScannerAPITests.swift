@@ -1,0 +1,113 @@
+import BusTestSupport
+import Logging
+import NFCDaemon
+import NFCScanKit
+import Systemd
+import Testing
+
+/// The daemon's D-Bus API against a real dbus-daemon, with no reader (so no object ever arrives):
+/// what apps are told when they register, unregister and read the state.
+@Suite(.serialized) struct ScannerAPITests {
+    /// A daemon serving on a private bus, and a second connection playing the app.
+    struct Running {
+        let bus: PrivateBus
+        let daemonBus: BusConnection
+        let daemon: Daemon
+        let app: BusConnection
+        let runner: Task<Void, Never>
+
+        init() async throws {
+            bus = try PrivateBus()
+            daemonBus = try BusConnection.connect(address: bus.address)
+            daemon = Daemon(bus: daemonBus, configuration: .init(readers: ReaderDirectory(providers: [])),
+                            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+            try await daemon.start()
+            let daemon = daemon
+            runner = Task { await daemon.run() }
+            app = try BusConnection.connect(address: bus.address)
+        }
+
+        func call(_ member: String, _ arguments: [DBusValue], from connection: BusConnection? = nil,
+                  interface: String = ScannerAPI.interface) async throws(BusError) -> [DBusValue] {
+            try await (connection ?? app).call(destination: ScannerAPI.busName, path: ScannerAPI.path,
+                                               interface: interface, member: member, arguments)
+        }
+
+        func register(_ options: [String: DBusValue], from connection: BusConnection? = nil) async throws(BusError) -> [DBusValue] {
+            try await call("RegisterHandler", [.objectPath("/org/example/Handler"), .vardict(options)], from: connection)
+        }
+
+        func stop() async {
+            await daemon.stop()
+            await runner.value
+            app.close()
+            daemonBus.close()
+        }
+    }
+
+    static func filters(_ filters: [[String: String]]) -> DBusValue {
+        .array(elementSignature: "a{sv}", filters.map { .vardict($0.mapValues(DBusValue.string)) })
+    }
+
+    @Test func registrationsAreNumberedAndRefusalsNameTheOption() async throws {
+        let running = try await Running()
+        let good: [String: DBusValue] = ["app-name": .string("Posters"),
+                                         "filters": Self.filters([["uri-scheme": "https", "uri-host": "example.com"]])]
+        #expect(try await running.register(good) == [.uint32(1)])
+        #expect(try await running.register(good) == [.uint32(2)])
+
+        await #expect(throws: BusError.remote(name: ScannerAPI.ErrorName.invalidArgs, message: "option \"app-name\" (s) is required")) {
+            try await running.register(["filters": Self.filters([["uri-scheme": "https"]])])
+        }
+        do {
+            _ = try await running.register(["app-name": .string("Bad"), "filters": Self.filters([["media-type": "text"]])])
+            Issue.record("a media type without a subtype was accepted")
+        } catch {
+            #expect(error.remoteName == ScannerAPI.ErrorName.invalidArgs)
+            #expect("\(error)".contains("filter 0: media-type"))
+        }
+        await #expect(throws: BusError.remote(name: ScannerAPI.ErrorName.invalidArgs, message: "filter 0: \"uri-scheme\" must be a string")) {
+            try await running.register(["app-name": .string("Bad"),
+                                        "filters": .array(elementSignature: "a{sv}", [.vardict(["uri-scheme": .int32(1)])])])
+        }
+        await running.stop()
+    }
+
+    @Test func onlyTheRegisteringConnectionMayUnregister() async throws {
+        let running = try await Running()
+        let other = try BusConnection.connect(address: running.bus.address)
+        defer { other.close() }
+        let id = try await running.register(["app-name": .string("Posters"), "filters": Self.filters([["uri-scheme": "https"]])])
+        do {
+            _ = try await running.call("UnregisterHandler", id, from: other)
+            Issue.record("another connection unregistered the handler")
+        } catch {
+            #expect(error.remoteName == ScannerAPI.ErrorName.accessDenied)
+        }
+        #expect(try await running.call("UnregisterHandler", id) == [])
+        await #expect(throws: BusError.self) { try await running.call("UnregisterHandler", id) }
+        await running.stop()
+    }
+
+    @Test func stateIsReadableAndScanSessionsAreNotOfferedYet() async throws {
+        let running = try await Running()
+        let all = try await running.call("GetAll", [.string(ScannerAPI.interface)], interface: "org.freedesktop.DBus.Properties")
+        let properties = all.first?.stringKeyedValue
+        #expect(properties?["BackgroundReading"] == .boolean(false))
+        #expect(properties?["PausedReasons"] == .strings(["no-reader"]))
+        #expect(properties?["Version"] == .string(ScannerAPI.version))
+        await #expect(throws: BusError.self) {
+            try await running.call("Set", [.string(ScannerAPI.interface), .string("BackgroundReading"), .variant(.boolean(true))],
+                                   interface: "org.freedesktop.DBus.Properties")
+        }
+        do {
+            _ = try await running.call("StartScanSession", [.vardict([:])])
+            Issue.record("StartScanSession succeeded")
+        } catch {
+            #expect(error.remoteName == ScannerAPI.ErrorName.notSupported)
+        }
+        let objects = try await running.call("GetManagedObjects", [], interface: "org.freedesktop.DBus.ObjectManager")
+        #expect(objects == [.dictionary(keySignature: "o", valueSignature: "a{sa{sv}}", [])])
+        await running.stop()
+    }
+}
