@@ -250,7 +250,10 @@ public final class BusConnection: @unchecked Sendable {
             var failure: Int32 = 0
             var events: Int32 = 0
             var deadline: UInt64 = .max
-            let fd: Int32 = withBus { bus in
+            // The loop's own turn takes the lock without waking itself (withBus would: a busy loop).
+            lock.lock()
+            let fd: Int32 = { () -> Int32 in
+                defer { lock.unlock() }
                 while true {
                     let processed = sd_bus_process(bus, nil)
                     if processed < 0 { failure = processed; break }
@@ -259,7 +262,7 @@ public final class BusConnection: @unchecked Sendable {
                 events = sd_bus_get_events(bus)
                 _ = sd_bus_get_timeout(bus, &deadline)
                 return sd_bus_get_fd(bus)
-            }
+            }()
             runQueued()
             if failure < 0 {
                 let wasRunning = state.withLock { state -> Bool in defer { state.running = false }; return state.running }
