@@ -16,9 +16,21 @@ public struct LinkOpener: Sendable {
     /// The fallback program; `xdg-open` from PATH unless the configuration names another.
     let fallback: String
 
-    public init(bus: BusConnection, fallback: String = "xdg-open") {
+    /// Whether the fallback must leave the service's sandbox: under the systemd unit a browser
+    /// started as our child would have no network and no JIT (Docs/service.md), so it is started
+    /// in a transient unit of its own (`systemd-run --user`).
+    let outsideSandbox: Bool
+
+    public init(bus: BusConnection, fallback: String = "xdg-open",
+                outsideSandbox: Bool = ProcessInfo.processInfo.environment["INVOCATION_ID"] != nil) {
         self.bus = bus
         self.fallback = fallback
+        self.outsideSandbox = outsideSandbox
+    }
+
+    /// The fallback command line for `uri`.
+    func fallbackCommand(_ uri: String) -> [String] {
+        (outsideSandbox ? ["systemd-run", "--user", "--collect", "--quiet", "--"] : []) + [fallback, uri]
     }
 
     /// Returns how the link was handed on ("portal" or the program's name).
@@ -31,7 +43,7 @@ public struct LinkOpener: Sendable {
         } catch let error {
             let portalProblem = error.description
             do {
-                try spawn([fallback, uri])
+                try await spawn(fallbackCommand(uri))
                 return fallback
             } catch {
                 throw .noOpener("the portal: \(portalProblem); \(fallback): \(error)")
@@ -39,13 +51,20 @@ public struct LinkOpener: Sendable {
         }
     }
 
-    /// Starts the program without a shell (the link is one argument, never parsed) and reaps it
-    /// in the background; fails only when it cannot be started.
-    private func spawn(_ arguments: [String]) throws {
+    /// Runs the program without a shell (the link is one argument, never parsed) and waits for
+    /// it: xdg-open exits once it handed the link on, with a status saying whether it could.
+    private func spawn(_ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        if status != 0 { throw Failure.noOpener("\(arguments.joined(separator: " ")) exited with status \(status)") }
     }
 }

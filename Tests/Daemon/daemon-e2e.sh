@@ -254,6 +254,16 @@ scenario_web_link() {
   check "xdg-open was not used" test ! -e "$DIR/browser.log"
   finish
 
+  begin no-browser
+  sim --uri https://example.org/menu --after 4 --for 2
+  daemon --link-opener nfcscan-e2e-no-such-program
+  wait_offer "the offer"
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "the failure notification" 10 'grep -q x-nfcscan.object.error "$DIR/notifications.jsonl"' || true
+  local summary; summary=$(grep 'x-nfcscan.object.error' "$DIR/notifications.jsonl" | head -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["summary"])' || true)
+  check "no browser could be started: the person is told ($summary)" bash -c "[ -n \"\$1\" ] && $(declare -f copy_ok); copy_ok \"\$1\"" _ "$summary"
+  finish
+
   local uri
   for uri in 'javascript:alert(1)' 'file:///etc/passwd'; do
     begin hostile-scheme
