@@ -96,7 +96,7 @@ enum Introspection {
     <property name="Name" type="s" access="read"/>
     <!-- "libnfc" or "pcsc". -->
     <property name="Backend" type="s" access="read"/>
-    <!-- "searching", "object-present", "paused". -->
+    <!-- "searching" (background reading on) or "paused" (see the manager's PausedReasons). -->
     <property name="Status" type="s" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>

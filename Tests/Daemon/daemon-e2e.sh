@@ -161,10 +161,28 @@ scenario_handler() {
   busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 \
     org.freedesktop.DBus.Introspectable Introspect --json=short | "$PY" -c 'import json,sys; sys.stdout.write(json.load(sys.stdin)["data"][0])' >"$DIR/introspect.xml"
   check "live introspection is Docs/dbus/org.nfcscan.Scanner1.xml" cmp -s "$DIR/introspect.xml" "$ROOT/Docs/dbus/org.nfcscan.Scanner1.xml"
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1/readers/1 \
+    org.freedesktop.DBus.Introspectable Introspect --json=short | "$PY" -c 'import json,sys; sys.stdout.write(json.load(sys.stdin)["data"][0])' >"$DIR/introspect-reader.xml"
+  check "a reader's introspection is Docs/dbus/org.nfcscan.Reader1.xml" cmp -s "$DIR/introspect-reader.xml" "$ROOT/Docs/dbus/org.nfcscan.Reader1.xml"
   check "GetManagedObjects lists the reader" bash -c "busctl --address='$DBUS_SESSION_BUS_ADDRESS' --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager GetManagedObjects | grep -q pn532_uart"
   kill -TERM "$DAEMON_PID"
   local status=0; wait "$DAEMON_PID" || status=$?
   check "SIGTERM stops it cleanly (exit 0)" test "$status" = 0
+  finish
+}
+
+# The person dismisses the offer: the object is dropped and the app gets nothing.
+scenario_dismissed() {
+  begin dismissed
+  sim --uri https://example.com/poster --after 4 --for 2
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  wait_offer "the offer"
+  bash "$RIG" close "$DIR" >/dev/null
+  wait_for "the offer dropped" 10 'grep -q "its object is dropped" "$DIR/nfcscand.log"' || true
+  sleep 1
+  check "dismissed: the daemon dropped the object" grep -q "closed (reason 2); its object is dropped" "$DIR/nfcscand.log"
+  check "dismissed: the app received nothing" test "$(lines "$DIR/app-Posters.jsonl")" = 0
   finish
 }
 
@@ -341,7 +359,7 @@ scenario_pcsc_rearrival() {
   finish
 }
 
-all=(handler competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival)
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done
