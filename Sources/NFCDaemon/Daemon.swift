@@ -35,6 +35,7 @@ public actor Daemon {
         case notification(NotificationServer.Event)
         case reading(BackgroundReading.Event)
         case delivered(notification: UInt32, success: Bool, registration: HandlerRegistration?)
+        case sessionTimedOut(Int)
     }
 
     /// An offer on screen, waiting for the person.
@@ -61,6 +62,8 @@ public actor Daemon {
     private var reading: BackgroundReading?
     private var subscriptions: [BusSubscription] = []
     private var deliveries: [Task<Void, Never>] = []
+    private var sessions = ScanSessionQueue()
+    private var sessionTimers: [Int: Task<Void, Never>] = [:]
 
     public init(bus: BusConnection, configuration: Configuration = .init(), logger: Logger) {
         self.bus = bus
@@ -96,6 +99,7 @@ public actor Daemon {
 
     /// Stops reading, withdraws the offers still on screen, and ends ``run()``.
     public func stop() async {
+        for session in sessions.all.reversed() { endSession(session.id, .terminated) }
         await reading?.stop()
         reading = nil
         for task in deliveries { task.cancel() }
@@ -112,11 +116,14 @@ public actor Daemon {
         switch event {
         case .call(let call): handle(call)
         case .nameOwnerGone(let name):
+            for session in sessions.sessions(of: name).reversed() { endSession(session.id, .userCanceled, notify: false) }
             let removed = registry.removeAll(owner: name)
             for registration in removed {
                 logger.info("handler \(registration.id) of \(registration.appName) ended with its connection", metadata: ["owner": "\(name)"])
             }
         case .notification(let event): handle(event)
+        case .sessionTimedOut(let id):
+            if sessions.active?.id == id { endSession(id, .timeout, message: configuration.copy.timedOut) }
         case .reading(let event): await handle(event)
         case .delivered(let id, let success, let registration):
             deliveries.removeAll { $0.isCancelled }
@@ -152,7 +159,7 @@ public actor Daemon {
             logger.error("no reader is left and none can appear: \(error)")
             updatePaused()
         case .scanned(let object):
-            await offer(object)
+            if let session = sessions.active { detected(object, by: session) } else { await offer(object) }
         }
     }
 
@@ -256,10 +263,134 @@ public actor Daemon {
         }
     }
 
+    // MARK: In-app scan sessions
+
+    private func copy(for session: ScanSessionQueue.Session) -> any ScanCopyCatalog {
+        ScanCopy.catalog(object: session.options.object)
+    }
+
+    private func startSession(_ call: BusMethodCall) {
+        guard call.signature == "a{sv}", let values = call.arguments[0].stringKeyedValue else {
+            return call.fail(ScannerAPI.ErrorName.invalidArgs, "StartScanSession takes options (a{sv})")
+        }
+        let options: ScanSessionOptions
+        do { options = try ScanSessionOptions(values) } catch {
+            return call.fail(ScannerAPI.ErrorName.invalidArgs, error.description)
+        }
+        if let alert = options.alertMessage { warnAboutCopy(alert, from: call.sender) }
+        let alert = options.alertMessage ?? ScanCopy.catalog(object: options.object).firstPrompt
+        guard let (session, activated) = sessions.start(owner: call.sender, options: options, alertMessage: alert) else {
+            return call.fail(ScannerAPI.ErrorName.systemBusy,
+                             "\(ScanSessionQueue.maximumWaiting) scan sessions are waiting already; try again later")
+        }
+        logger.info("scan session \(session.id) started (\(activated ? "active" : "waiting"))",
+                    metadata: ["owner": "\(call.sender)", "multiple": "\(options.multiple)"])
+        call.reply([.objectPath(session.path)])
+        if activated { activate(session) }
+    }
+
+    /// An app's own prompt is shown as it is, but a prompt that breaks the copy rules
+    /// (../shared/guidance/nfc.md) is worth a warning the app's developer will find.
+    private func warnAboutCopy(_ text: String, from owner: String) {
+        let problems = CopyRules.problems(in: text)
+        guard !problems.isEmpty else { return }
+        logger.warning("an app's alert message breaks the copy rules: it \(problems.map(\.description).joined(separator: ", it "))",
+                       metadata: ["owner": "\(owner)", "alert": "\(text)"])
+    }
+
+    private func activate(_ session: ScanSessionQueue.Session) {
+        guard !readers.isEmpty else {
+            return endSession(session.id, .unavailable, message: copy(for: session).noReader)
+        }
+        let sink = eventSink, id = session.id, timeout = session.options.timeout
+        sessionTimers[id] = Task {
+            try? await Task.sleep(for: .seconds(timeout))
+            if !Task.isCancelled { sink.yield(.sessionTimedOut(id)) }
+        }
+        sessionChanged(session, ["State": .string("active")])
+        updatePaused()
+    }
+
+    /// Ends session `id` with `reason`, telling its app (unless it is gone), and activates the
+    /// next one waiting.
+    private func endSession(_ id: Int, _ reason: ScanSessionQueue.EndReason, message: String = "", notify: Bool = true) {
+        guard let (ended, next) = sessions.end(id) else { return }
+        sessionTimers.removeValue(forKey: id)?.cancel()
+        if notify {
+            try? bus.emitSignal(path: ended.path, interface: ScannerAPI.sessionInterface, member: "Invalidated",
+                                [.string(reason.rawValue), .string(message)], destination: ended.owner)
+        }
+        logger.info("scan session \(id) ended: \(reason.rawValue)", metadata: ["reads": "\(ended.reads)"])
+        if let next { activate(next) }
+        updatePaused()
+    }
+
+    private func detected(_ object: ScannedObject, by session: ScanSessionQueue.Session) {
+        let report: ReportValue
+        do {
+            report = try object.report()
+        } catch {
+            logger.warning("an object's content could not be decoded: \(error)", metadata: ["session": "\(session.id)"])
+            return
+        }
+        try? bus.emitSignal(path: session.path, interface: ScannerAPI.sessionInterface, member: "Detected",
+                            [report.busValue], destination: session.owner)
+        sessions.update(session.id) { $0.reads += 1 }
+        guard session.options.multiple else { return endSession(session.id, .firstRead) }
+        let later = copy(for: session).laterPrompt
+        sessions.update(session.id) { $0.alertMessage = later }
+        sessionChanged(session, ["AlertMessage": .string(later), "Reads": .uint32(UInt32(session.reads + 1))])
+    }
+
+    private func sessionChanged(_ session: ScanSessionQueue.Session, _ changed: [String: DBusValue]) {
+        try? bus.emitSignal(path: session.path, interface: ScannerAPI.properties, member: "PropertiesChanged",
+                            [.string(ScannerAPI.sessionInterface), .vardict(changed), .strings([])], destination: session.owner)
+    }
+
+    private func sessionProperties(_ session: ScanSessionQueue.Session) -> [String: DBusValue] {
+        ["AlertMessage": .string(session.alertMessage),
+         "State": .string(sessions.active?.id == session.id ? "active" : "waiting"),
+         "Multiple": .boolean(session.options.multiple),
+         "Reads": .uint32(UInt32(clamping: session.reads))]
+    }
+
+    private func handleSession(_ call: BusMethodCall, _ session: ScanSessionQueue.Session) {
+        if call.interface == ScannerAPI.introspectable, call.member == "Introspect" {
+            return call.reply([.string(Introspection.session)])
+        }
+        guard call.sender == session.owner else {
+            return call.fail(ScannerAPI.ErrorName.accessDenied, "only the app that started scan session \(session.id) may use it")
+        }
+        switch (call.interface, call.member) {
+        case (ScannerAPI.sessionInterface, "Invalidate"):
+            guard call.signature == "s", let message = call.arguments[0].stringValue else {
+                return call.fail(ScannerAPI.ErrorName.invalidArgs, "Invalidate takes a message for the person (s), or \"\"")
+            }
+            if !message.isEmpty { warnAboutCopy(message, from: call.sender) }
+            call.reply()
+            endSession(session.id, .userCanceled, message: message)
+        case (ScannerAPI.properties, "Set"):
+            guard call.signature == "ssv", call.arguments[0].stringValue == ScannerAPI.sessionInterface,
+                  call.arguments[1].stringValue == "AlertMessage", let text = call.arguments[2].stringValue else {
+                return call.fail(BusMethodCall.propertyReadOnly, "only AlertMessage (s) of \(ScannerAPI.sessionInterface) can be set")
+            }
+            guard text.utf8.count <= ScanSessionOptions.maximumAlertLength else {
+                return call.fail(ScannerAPI.ErrorName.invalidArgs, "AlertMessage must be at most \(ScanSessionOptions.maximumAlertLength) bytes")
+            }
+            warnAboutCopy(text, from: call.sender)
+            sessions.update(session.id) { $0.alertMessage = text }
+            call.reply()
+            sessionChanged(session, ["AlertMessage": .string(text)])
+        case (ScannerAPI.properties, _): properties(call, ScannerAPI.sessionInterface, sessionProperties(session))
+        default: call.fail(BusMethodCall.unknownMethod, "\(call.interface).\(call.member) is not a method of \(call.path)")
+        }
+    }
+
     // MARK: State
 
     private func updatePaused() {
-        let reasons: [ScannerAPI.PausedReason] = readers.isEmpty ? [.noReader] : []
+        var reasons: [ScannerAPI.PausedReason] = readers.isEmpty ? [.noReader] : []
+        if sessions.active != nil { reasons.append(.scanSession) }
         guard reasons != pausedReasons else { return }
         pausedReasons = reasons
         logger.info(reasons.isEmpty ? "background reading is on" : "background reading is paused: \(reasons.map(\.rawValue))")
@@ -278,7 +409,7 @@ public actor Daemon {
 
     func readerProperties(_ reader: any Reader) -> [String: DBusValue] {
         ["Name": .string(reader.name), "Backend": .string(reader.backend.rawValue),
-         "Status": .string(pausedReasons.isEmpty ? "searching" : "paused")]
+         "Status": .string(pausedReasons.isEmpty || sessions.active != nil ? "searching" : "paused")]
     }
 
     private func readerInterfaces(_ reader: any Reader) -> DBusValue {
@@ -293,6 +424,9 @@ public actor Daemon {
     private func handle(_ call: BusMethodCall) {
         if call.path == ScannerAPI.path {
             handleManager(call)
+        } else if call.path.hasPrefix(ScannerAPI.sessionsPath + "/"),
+                  let id = Int(call.path.dropFirst(ScannerAPI.sessionsPath.count + 1)), let session = sessions.session(id) {
+            handleSession(call, session)
         } else if call.path.hasPrefix(ScannerAPI.readersPath + "/"),
                   let number = Int(call.path.dropFirst(ScannerAPI.readersPath.count + 1)), let reader = readers[number] {
             handleReader(call, reader)
@@ -315,8 +449,7 @@ public actor Daemon {
             } catch {
                 call.fail(ScannerAPI.ErrorName.accessDenied, "\(error)")
             }
-        case (ScannerAPI.interface, "StartScanSession"):
-            call.fail(ScannerAPI.ErrorName.notSupported, "in-app scan sessions are not available in this version of nfcscand")
+        case (ScannerAPI.interface, "StartScanSession"): startSession(call)
         case (ScannerAPI.properties, _): properties(call, ScannerAPI.interface, scannerProperties)
         case (ScannerAPI.introspectable, "Introspect"): call.reply([.string(Introspection.scanner)])
         case (ScannerAPI.objectManager, "GetManagedObjects"):

@@ -21,7 +21,8 @@ enum Introspection {
     <method name="UnregisterHandler">
       <arg name="registration" type="u" direction="in"/>
     </method>
-    <!-- An in-app scan session (see Docs/dbus-api.md); returns an org.nfcscan.ScanSession1 object. -->
+    <!-- Starts an in-app scan session (Docs/dbus-api.md); returns its org.nfcscan.ScanSession1 object.
+         options: "object" s, "multiple" b, "alert-message" s, "timeout" u (seconds, default 60). -->
     <method name="StartScanSession">
       <arg name="options" type="a{sv}" direction="in"/>
       <arg name="session" type="o" direction="out"/>
@@ -30,7 +31,7 @@ enum Introspection {
     <property name="BackgroundReading" type="b" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>
-    <!-- Why background reading is paused: stable codes (e.g. "no-reader", "scan-session"). -->
+    <!-- Why background reading is paused: stable codes ("no-reader", "scan-session"). -->
     <property name="PausedReasons" type="as" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>
@@ -98,6 +99,47 @@ enum Introspection {
     <property name="Backend" type="s" access="read"/>
     <!-- "searching" (background reading on) or "paused" (see the manager's PausedReasons). -->
     <property name="Status" type="s" access="read">
+      <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
+    </property>
+  </interface>
+</node>
+
+"""#
+    static let session = #"""
+<!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
+<!-- One in-app scan session: /org/nfcscan/Scanner1/sessions/N, returned by
+     org.nfcscan.Scanner1.StartScanSession. Only the connection that started it may read or
+     control it; its signals are sent to that connection alone; it ends when that connection
+     closes. Reference: Docs/dbus-api.md, "In-app scan sessions". -->
+<node>
+  <interface name="org.nfcscan.ScanSession1">
+    <!-- Ends the session (reason "user-canceled"). message: shown on the app's sheet, or "". -->
+    <method name="Invalidate">
+      <arg name="message" type="s" direction="in"/>
+    </method>
+    <!-- An object was read: the fields of `nfcscan --json` as a{sv} (as in org.nfcscan.Handler1). -->
+    <signal name="Detected">
+      <arg name="scan" type="a{sv}"/>
+    </signal>
+    <!-- The session ended. reason: user-canceled, timeout, first-read, system-busy,
+         radio-disabled, unavailable, terminated. message: a sentence for the person, or "". -->
+    <signal name="Invalidated">
+      <arg name="reason" type="s"/>
+      <arg name="message" type="s"/>
+    </signal>
+    <!-- What the sheet says now: the first prompt, "Now hold another …" after each read of a
+         multiple-object session, or what the app set. -->
+    <property name="AlertMessage" type="s" access="readwrite">
+      <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
+    </property>
+    <!-- "waiting" (another session is active) or "active". -->
+    <property name="State" type="s" access="read">
+      <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
+    </property>
+    <property name="Multiple" type="b" access="read"/>
+    <!-- Objects read so far. -->
+    <property name="Reads" type="u" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>
   </interface>

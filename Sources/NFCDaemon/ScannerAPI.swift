@@ -6,6 +6,8 @@ public enum ScannerAPI {
     public static let readerInterface = "org.nfcscan.Reader1"
     public static let handlerInterface = "org.nfcscan.Handler1"
     public static let readersPath = path + "/readers"
+    public static let sessionInterface = "org.nfcscan.ScanSession1"
+    public static let sessionsPath = path + "/sessions"
     public static let version = "0.1.0"
 
     static let properties = "org.freedesktop.DBus.Properties"
@@ -18,11 +20,15 @@ public enum ScannerAPI {
         public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
         public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
         public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
+        /// StartScanSession: too many sessions are waiting already.
+        public static let systemBusy = "org.nfcscan.Error.SystemBusy"
     }
 
     /// Stable codes of `PausedReasons` (more come with the disable-conditions issue).
     public enum PausedReason: String, Sendable, CaseIterable {
         /// No reader is connected (or every reader failed).
         case noReader = "no-reader"
+        /// An in-app scan session is running (its sheet is visible): objects go to that app.
+        case scanSession = "scan-session"
     }
 }

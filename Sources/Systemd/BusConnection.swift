@@ -157,12 +157,18 @@ public final class BusConnection: @unchecked Sendable {
         try sendMessage(message, what: "\(interface).\(member)")
     }
 
-    /// Emits a signal from `path`.
-    public func emitSignal(path: String, interface: String, member: String, _ arguments: [DBusValue] = []) throws(BusError) {
+    /// Emits a signal from `path`: to every connection that listens, or, with `destination`, to
+    /// that connection only (unicast: what one app's private objects say goes to that app alone).
+    public func emitSignal(path: String, interface: String, member: String, _ arguments: [DBusValue] = [],
+                           destination: String? = nil) throws(BusError) {
         var message: OpaquePointer?
         let result = withBus { bus in sd_bus_message_new_signal(bus, &message, path, interface, member) }
         guard result >= 0, let message else { throw .system(call: "new signal \(member)", detail: errnoText(-result)) }
         defer { sd_bus_message_unref(message) }
+        if let destination {
+            let set = withBus { _ in sd_bus_message_set_destination(message, destination) }
+            if set < 0 { throw .system(call: "signal \(member) to \(destination)", detail: errnoText(-set)) }
+        }
         try BusMarshalling.append(arguments, to: message)
         try sendMessage(message, what: "signal \(interface).\(member)")
     }

@@ -89,7 +89,7 @@ import Testing
         await running.stop()
     }
 
-    @Test func stateIsReadableAndScanSessionsAreNotOfferedYet() async throws {
+    @Test func stateIsReadable() async throws {
         let running = try await Running()
         let all = try await running.call("GetAll", [.string(ScannerAPI.interface)], interface: "org.freedesktop.DBus.Properties")
         let properties = all.first?.stringKeyedValue
@@ -100,14 +100,33 @@ import Testing
             try await running.call("Set", [.string(ScannerAPI.interface), .string("BackgroundReading"), .variant(.boolean(true))],
                                    interface: "org.freedesktop.DBus.Properties")
         }
-        do {
-            _ = try await running.call("StartScanSession", [.vardict([:])])
-            Issue.record("StartScanSession succeeded")
-        } catch {
-            #expect(error.remoteName == ScannerAPI.ErrorName.notSupported)
-        }
         let objects = try await running.call("GetManagedObjects", [], interface: "org.freedesktop.DBus.ObjectManager")
         #expect(objects == [.dictionary(keySignature: "o", valueSignature: "a{sa{sv}}", [])])
+        await running.stop()
+    }
+
+    @Test func aSessionWithNoReaderEndsAsUnavailableAndOptionsAreChecked() async throws {
+        let running = try await Running()
+        let (stream, continuation) = AsyncStream.makeStream(of: BusSignal.self)
+        let match = try running.app.addMatch("type='signal',interface='\(ScannerAPI.sessionInterface)'") { continuation.yield($0) }
+        defer { match.cancel() }
+        let reply = try await running.call("StartScanSession", [.vardict(["object": .string("badge")])])
+        guard case .objectPath(let path)? = reply.first else { Issue.record("no session path: \(reply)"); return }
+        var signals = stream.makeAsyncIterator()
+        let ended = await signals.next()
+        #expect(ended?.path == path)
+        #expect(ended?.member == "Invalidated")
+        #expect(ended?.arguments == [.string("unavailable"), .string(ScanCopy.catalog(object: "badge").noReader)])
+
+        for (options, refusal) in [
+            (["timeout": DBusValue.uint32(0)], "option \"timeout\" must be between 1 and 3600 seconds"),
+            (["multiple": .string("yes")], "option \"multiple\" must be a boolean (b)"),
+            (["colour": .string("red")], "option \"colour\" is not an option of StartScanSession (object, multiple, alert-message, timeout)"),
+        ] {
+            await #expect(throws: BusError.remote(name: ScannerAPI.ErrorName.invalidArgs, message: refusal)) {
+                try await running.call("StartScanSession", [.vardict(options)])
+            }
+        }
         await running.stop()
     }
 }

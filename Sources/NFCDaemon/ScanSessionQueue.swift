@@ -1,0 +1,133 @@
+import Systemd
+
+/// In-app scan sessions as the daemon keeps them, with no bus in sight: one active at a time
+/// machine-wide, later requests waiting in order (a scan sheet for each app, one after another),
+/// at most ``maximumWaiting`` waiting.
+struct ScanSessionQueue: Sendable {
+    /// Why a session ended: the stable codes of `Invalidated` (Docs/dbus-api.md).
+    enum EndReason: String, Sendable {
+        case userCanceled = "user-canceled"
+        case timeout
+        case firstRead = "first-read"
+        case systemBusy = "system-busy"
+        case radioDisabled = "radio-disabled"
+        case unavailable
+        case terminated
+    }
+
+    struct Session: Sendable, Identifiable {
+        let id: Int
+        /// The unique bus name of the app that started it: the only one that may see or control it.
+        let owner: String
+        let options: ScanSessionOptions
+        /// What the sheet shows now.
+        var alertMessage: String
+        var reads = 0
+        var path: String { "\(ScannerAPI.sessionsPath)/\(id)" }
+    }
+
+    /// A bound on what one misbehaving app (or many) can queue.
+    static let maximumWaiting = 16
+
+    private(set) var active: Session?
+    private(set) var waiting: [Session] = []
+    private var nextID = 1
+
+    /// Every session, the active one first.
+    var all: [Session] { (active.map { [$0] } ?? []) + waiting }
+
+    func session(_ id: Int) -> Session? { all.first { $0.id == id } }
+
+    /// Queues a session; nil when ``maximumWaiting`` are already waiting. `activated` is true when
+    /// it became the active session at once.
+    mutating func start(owner: String, options: ScanSessionOptions, alertMessage: String) -> (session: Session, activated: Bool)? {
+        guard active == nil || waiting.count < Self.maximumWaiting else { return nil }
+        let session = Session(id: nextID, owner: owner, options: options, alertMessage: alertMessage)
+        nextID += 1
+        if active == nil {
+            active = session
+            return (session, true)
+        }
+        waiting.append(session)
+        return (session, false)
+    }
+
+    /// Ends session `id` (active or waiting); returns it, and the session that became active in
+    /// its place, if any.
+    mutating func end(_ id: Int) -> (ended: Session, next: Session?)? {
+        if active?.id == id, let ended = active {
+            active = waiting.isEmpty ? nil : waiting.removeFirst()
+            return (ended, active)
+        }
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
+        return (waiting.remove(at: index), nil)
+    }
+
+    /// The sessions of `owner` (its connection closed).
+    func sessions(of owner: String) -> [Session] { all.filter { $0.owner == owner } }
+
+    mutating func update(_ id: Int, _ change: (inout Session) -> Void) {
+        if active?.id == id { change(&active!) }
+        if let index = waiting.firstIndex(where: { $0.id == id }) { change(&waiting[index]) }
+    }
+}
+
+/// What an app asks for in `StartScanSession`, checked.
+struct ScanSessionOptions: Sendable {
+    /// The object to name in prompts ("badge"); nil: a generic word.
+    var object: String?
+    /// Keep reading after the first object; the prompt then asks for another.
+    var multiple = false
+    /// The app's own first prompt; nil: the catalog's.
+    var alertMessage: String?
+    /// Seconds from activation until the session ends with `timeout`.
+    var timeout: Int = ScanSessionOptions.defaultTimeout
+
+    static let defaultTimeout = 60
+    static let maximumTimeout = 3600
+    static let maximumObjectLength = 64
+    static let maximumAlertLength = 256
+
+    enum Refusal: Error, CustomStringConvertible {
+        case badType(String, String)
+        case badValue(String, String)
+        var description: String {
+            switch self {
+            case .badType(let key, let type): "option \"\(key)\" must be \(type)"
+            case .badValue(let key, let detail): "option \"\(key)\" \(detail)"
+            }
+        }
+    }
+
+    init() {}
+
+    init(_ values: [String: DBusValue]) throws(Refusal) {
+        for (key, value) in values {
+            switch key {
+            case "object":
+                guard let text = value.stringValue else { throw .badType(key, "a string (s)") }
+                guard text.utf8.count <= Self.maximumObjectLength, !text.contains(where: \.isNewline) else {
+                    throw .badValue(key, "must be one line of at most \(Self.maximumObjectLength) bytes")
+                }
+                object = text.isEmpty ? nil : text
+            case "multiple":
+                guard let flag = value.boolValue else { throw .badType(key, "a boolean (b)") }
+                multiple = flag
+            case "alert-message":
+                guard let text = value.stringValue else { throw .badType(key, "a string (s)") }
+                guard text.utf8.count <= Self.maximumAlertLength else {
+                    throw .badValue(key, "must be at most \(Self.maximumAlertLength) bytes")
+                }
+                alertMessage = text.isEmpty ? nil : text
+            case "timeout":
+                guard let seconds = value.intValue else { throw .badType(key, "a number of seconds (u)") }
+                guard (1...Self.maximumTimeout).contains(seconds) else {
+                    throw .badValue(key, "must be between 1 and \(Self.maximumTimeout) seconds")
+                }
+                timeout = seconds
+            default:
+                throw .badValue(key, "is not an option of StartScanSession (object, multiple, alert-message, timeout)")
+            }
+        }
+    }
+}
