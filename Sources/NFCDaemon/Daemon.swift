@@ -123,7 +123,7 @@ public actor Daemon {
             }
         case .notification(let event): handle(event)
         case .sessionTimedOut(let id):
-            if sessions.active?.id == id { endSession(id, .timeout, message: configuration.copy.timedOut) }
+            if let session = sessions.active, session.id == id { endSession(id, .timeout, message: copy(for: session).timedOut) }
         case .reading(let event): await handle(event)
         case .delivered(let id, let success, let registration):
             deliveries.removeAll { $0.isCancelled }

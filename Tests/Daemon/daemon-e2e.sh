@@ -105,8 +105,8 @@ shown_count() { shown --all | grep -c . || true; }
 wait_offer() { # WHAT: until dunst shows a notification (at most 20 s)
   shown --all --wait 1 --timeout 20 >/dev/null 2>&1 || bad "waited 20s for $1"
 }
-lines() { [ -f "$1" ] && grep -c . "$1" || echo 0; }
-lines_matching() { [ -f "$2" ] && grep -c "$1" "$2" || echo 0; }
+lines() { if [ -f "$1" ]; then grep -c . "$1" || true; else echo 0; fi; }
+lines_matching() { if [ -f "$2" ]; then grep -c "$1" "$2" || true; else echo 0; fi; }
 json() { # FILE-or-- PYTHON-EXPRESSION over `d` (the last JSON line)
   "$PY" -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]; print(eval(sys.argv[2]))' "$@"
 }
@@ -359,7 +359,90 @@ scenario_pcsc_rearrival() {
   finish
 }
 
-all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival)
+# ---- in-app scan sessions (issue 6) ----
+
+session_client() { # NAME ARGS... : a scan-session client in the background (Tests/Support/scan_session_client.py)
+  local name=$1; shift
+  "$PY" "$SUPPORT/scan_session_client.py" --record "$DIR/session-$name.jsonl" "$@" >"$DIR/session-$name.log" 2>&1 &
+  pids+=($!)
+  SESSION_PID=$!
+}
+events() { [ -f "$1" ] && "$PY" -c 'import json,sys; print(" ".join(json.loads(l)["event"] for l in open(sys.argv[1]) if l.strip()))' "$1"; }
+
+# A single-object session gets the object (not the background offer), ends with first-read, and
+# background reading pauses (scan-session) only while it runs.
+scenario_session_single() {
+  begin session-single
+  sim --uri https://example.com/poster --after 6 --for 2
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  session_client one --object poster
+  wait_for "the session" 10 'grep -q started "$DIR/session-one.jsonl"' || true
+  local path; path=$(json "$DIR/session-one.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-one.jsonl")][0]["path"]')
+  check "PausedReasons says scan-session while it runs" test "$(get_property PausedReasons)" = 'as 1 "scan-session"'
+  wait_for "the session's end" 15 'grep -q invalidated "$DIR/session-one.jsonl"' || true
+  check "detected, then invalidated (first-read)" test "$(events "$DIR/session-one.jsonl")" = "started properties detected invalidated"
+  check "the session got the object" test "$(json "$DIR/session-one.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-one.jsonl")][2]["uri"]')" = "https://example.com/poster"
+  check "reason first-read" test "$(json "$DIR/session-one.jsonl" 'd["reason"]')" = first-read
+  sleep 1
+  check "no background offer during the session" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
+  check "the app's handler got nothing" test "$(lines "$DIR/app-Posters.jsonl")" = 0
+  check "background reading resumes after it" test "$(get_property PausedReasons)" = "as 0"
+  finish
+}
+
+# One session at a time: a second waits, a third app cannot look at another's session, a vanished
+# app's session ends and the next becomes active, a waiting session times out once active.
+scenario_session_queue() {
+  begin session-queue
+  sim --uri https://example.com/poster --after 3600 --for 1
+  daemon
+  session_client first --object badge
+  local first_pid=$SESSION_PID
+  wait_for "the first session" 10 'grep -q started "$DIR/session-first.jsonl"' || true
+  session_client second --object badge --timeout 2
+  wait_for "the second session" 10 'grep -q started "$DIR/session-second.jsonl"' || true
+  local first_path; first_path=$(json "$DIR/session-first.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-first.jsonl")][0]["path"]')
+  "$PY" "$SUPPORT/scan_session_client.py" --record "$DIR/peek.jsonl" --peek "$first_path"
+  check "another app may not read a session" test "$(json "$DIR/peek.jsonl" 'd["error"]')" = org.freedesktop.DBus.Error.AccessDenied
+  sleep 3
+  check "the second waits while the first is active (no timeout yet)" test "$(events "$DIR/session-second.jsonl")" = started
+  kill "$first_pid"; wait "$first_pid" 2>/dev/null || true
+  wait_for "the second's end" 10 'grep -q invalidated "$DIR/session-second.jsonl"' || true
+  check "the first app vanished: the second became active, then timed out" \
+    test "$(events "$DIR/session-second.jsonl")" = "started properties invalidated"
+  check "reason timeout, with the person's sentence" test "$(json "$DIR/session-second.jsonl" 'd["reason"] + ": " + d["message"]')" = "timeout: No badge came near the reader in time. Try again."
+  check "the first session ended with its app" grep -q "scan session 1 ended: user-canceled" "$DIR/nfcscand.log"
+  finish
+}
+
+# Multiple objects (PC/SC, the same badge twice): the prompt switches to "Now hold another badge
+# near the reader." after the first read; the app ends the session with Invalidate.
+scenario_session_multiple() {
+  begin session-multiple
+  bash "$ROOT/scripts/private-pcscd.sh" --keep -- bash -c "
+    '$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 && sleep 2 &&
+    '$NFCSIM' vpcd --text 'Second badge' --for 2" >"$DIR/pcscd.log" 2>&1 &
+  pids+=($!)
+  wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
+  local socket; socket=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
+  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$socket" "$NFCSCAND" --verbose >>"$DIR/nfcscand.log" 2>&1 &
+  DAEMON_PID=$!
+  pids+=($DAEMON_PID)
+  wait_for "the vpcd reader in use" 15 'grep -q "using reader" "$DIR/nfcscand.log"'
+  session_client many --object badge --multiple --invalidate-after 2 --invalidate-message "Thanks, both badges are in."
+  wait_for "the session's end" 25 'grep -q invalidated "$DIR/session-many.jsonl"' || true
+  check "detected, prompt changed, detected, ended" \
+    test "$(events "$DIR/session-many.jsonl")" = "started properties detected properties detected properties invalidated"
+  check "the later prompt asks for another badge" \
+    grep -q '"AlertMessage": "Now hold another badge near the reader."' "$DIR/session-many.jsonl"
+  check "the second object is the second badge" grep -q '"uri": "Second badge"' "$DIR/session-many.jsonl"
+  check "ended by the app: user-canceled, with its message" \
+    test "$(json "$DIR/session-many.jsonl" 'd["reason"] + ": " + d["message"]')" = "user-canceled: Thanks, both badges are in."
+  finish
+}
+
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""A test app for nfcscand's in-app scan sessions (Docs/dbus/org.nfcscan.ScanSession1.xml).
+
+Listens for org.nfcscan.ScanSession1 signals first, then calls StartScanSession with the options
+given, and appends one JSON line per event to --record FILE:
+  {"event": "started", "path": ...}
+  {"event": "properties", "changed": {...}}          (PropertiesChanged of its session)
+  {"event": "detected", "uri": <first record's uri or text>, "backend": ...}
+  {"event": "invalidated", "reason": ..., "message": ...}
+  {"event": "refused", "error": <D-Bus error name>, "message": ...}
+It exits 0 once its session is invalidated (or 1 when StartScanSession is refused).
+--invalidate-after N: calls Invalidate(--invalidate-message) after N objects were detected.
+--peek PATH: instead of a session, calls Properties.GetAll on PATH (another app's session) and
+records {"event": "peek", "error": <D-Bus error name or null>}; exit 0.
+Run it with Debian's /usr/bin/python3 (python3-dbus, python3-gi).
+"""
+
+import argparse
+import json
+import sys
+
+import dbus
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+SCANNER = "org.nfcscan.Scanner1"
+PATH = "/org/nfcscan/Scanner1"
+SESSION = "org.nfcscan.ScanSession1"
+PROPERTIES = "org.freedesktop.DBus.Properties"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--record", required=True)
+    parser.add_argument("--object")
+    parser.add_argument("--multiple", action="store_true")
+    parser.add_argument("--alert")
+    parser.add_argument("--timeout", type=int)
+    parser.add_argument("--invalidate-after", type=int, default=0)
+    parser.add_argument("--invalidate-message", default="")
+    parser.add_argument("--peek")
+    args = parser.parse_args()
+
+    def record(**event):
+        with open(args.record, "a", encoding="utf-8") as f:
+            f.write(json.dumps(event, ensure_ascii=False) + "\n")
+
+    DBusGMainLoop(set_as_default=True)
+    bus = dbus.SessionBus()
+    if args.peek:
+        try:
+            bus.get_object(SCANNER, args.peek, introspect=False).GetAll(SESSION, dbus_interface=PROPERTIES)
+            record(event="peek", error=None)
+        except dbus.DBusException as e:
+            record(event="peek", error=e.get_dbus_name())
+        return 0
+
+    loop = GLib.MainLoop()
+    state = {"path": None, "detected": 0, "early": []}
+
+    def on_signal(*args_, **kw):
+        path, member = kw["path"], kw["member"]
+        if state["path"] is None:
+            state["early"].append((args_, kw))
+            return
+        if path != state["path"]:
+            return
+        if member == "Detected":
+            scan = args_[0]
+            first = scan["records"][0] if scan["records"] else {}
+            record(event="detected", uri=str(first.get("uri", first.get("text", ""))),
+                   backend=str(scan["object"]["backend"]))
+            state["detected"] += 1
+            if args.invalidate_after and state["detected"] == args.invalidate_after:
+                bus.get_object(SCANNER, path, introspect=False).Invalidate(args.invalidate_message, dbus_interface=SESSION)
+        elif member == "Invalidated":
+            record(event="invalidated", reason=str(args_[0]), message=str(args_[1]))
+            loop.quit()
+        elif member == "PropertiesChanged" and args_[0] == SESSION:
+            record(event="properties", changed={str(k): (bool(v) if isinstance(v, dbus.Boolean) else
+                                                          int(v) if isinstance(v, (dbus.UInt32, dbus.Int32)) else str(v))
+                                                 for k, v in args_[1].items()})
+
+    bus.add_signal_receiver(on_signal, dbus_interface=SESSION, bus_name=SCANNER, path_keyword="path", member_keyword="member")
+    bus.add_signal_receiver(on_signal, signal_name="PropertiesChanged", dbus_interface=PROPERTIES, bus_name=SCANNER,
+                            path_keyword="path", member_keyword="member")
+    options = {}
+    if args.object is not None:
+        options["object"] = dbus.String(args.object)
+    if args.multiple:
+        options["multiple"] = dbus.Boolean(True)
+    if args.alert is not None:
+        options["alert-message"] = dbus.String(args.alert)
+    if args.timeout is not None:
+        options["timeout"] = dbus.UInt32(args.timeout)
+    try:
+        path = bus.get_object(SCANNER, PATH, introspect=False).StartScanSession(
+            dbus.Dictionary(options, signature="sv"), dbus_interface=SCANNER)
+    except dbus.DBusException as e:
+        record(event="refused", error=e.get_dbus_name(), message=e.get_dbus_message())
+        return 1
+    state["path"] = str(path)
+    record(event="started", path=str(path))
+    for args_, kw in state["early"]:
+        on_signal(*args_, **kw)
+    loop.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
