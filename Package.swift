@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "CommandLineIO"),
         // Scanning for a person: the copy catalog and its rules, content described in plain words,
         // a scan over every reader the backends see.
-        .target(name: "NFCScanKit", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCReaders"]),
+        .target(name: "NFCScanKit", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCReaders", "Systemd"]),
 
         // libsystemd as Swift sees it: D-Bus values and an sd-bus connection, sd_notify, the journal.
         .target(name: "Systemd", dependencies: ["CSystemd"]),
@@ -65,7 +65,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "nfcscan", dependencies: [
-            "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCScanKit", "CommandLineIO",
+            "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCScanKit", "CommandLineIO", "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "ndef-bench", dependencies: ["NDEF"], path: "Benchmarks/ndef-bench"),

@@ -5,6 +5,7 @@ import NDEFReport
 import NFCReaders
 import NFCScanKit
 import NFCTags
+import Systemd
 
 /// `nfcscan` / `nfcscan scan`: wait for an object near any reader, read it, say what it holds.
 struct ScanCommand: AsyncParsableCommand {
@@ -25,6 +26,10 @@ struct ScanCommand: AsyncParsableCommand {
 
             An object left near the reader is read once; take it away and hold it near again to \
             read it again.
+
+            While nfcscand (the background service) runs, it owns the readers: nfcscan then \
+            scans through it, as an in-app scan session, with the same prompts, output and exit \
+            statuses (--reader always opens the reader directly).
 
             Examples:
               nfcscan --object poster
@@ -72,6 +77,15 @@ struct ScanCommand: AsyncParsableCommand {
     func run() async throws {
         quietLibnfc(unless: verbose)
         let copy = ScanCopy.catalog(object: object)
+        // While nfcscand runs it owns the readers: scan through it (an in-app scan session).
+        if reader == nil, let bus = try? BusConnection.session() {
+            defer { bus.close() }
+            if await DaemonScanSession.daemonIsRunning(on: bus) {
+                if verbose { printError("nfcscan: nfcscand is running; scanning through it (a scan session)") }
+                if let status = await scanThroughDaemon(bus, copy: copy) { throw status }
+                return
+            }
+        }
         let directory = ReaderDirectory.standard()
         let readers: [any Reader], problems: [ReaderError]
         var noneYet: ReaderError?
@@ -110,7 +124,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     /// Reads objects until done; the exit status when something failed.
     /// How long one scan waits: `--timeout`, else 60 s, else forever with `--continuous`.
-    private var scanWait: Duration? { (timeout ?? (continuous ? nil : 60)).map { .milliseconds(Int64($0 * 1000)) } }
+    var scanWait: Duration? { (timeout ?? (continuous ? nil : 60)).map { .milliseconds(Int64($0 * 1000)) } }
 
     private func scan(_ session: ScanSession, copy: any ScanCopyCatalog, prompt: PromptLine) async -> ExitCode? {
         let wait = scanWait
@@ -157,16 +171,21 @@ struct ScanCommand: AsyncParsableCommand {
             self.report(copy.unreadableContent, detail: error.description)
             return ExitStatus.dataError
         }
+        print(report, copy: copy)
+        return nil
+    }
+
+    /// Prints what an object holds: JSON, or plain words.
+    func print(_ report: ReportValue, copy: any ScanCopyCatalog) {
         if json {
             writeLine(JSONWriter.string(report))
         } else {
             writeLine(ContentDescription.lines(for: report, copy: copy).joined(separator: "\n"))
         }
-        return nil
     }
 
     /// The person's sentence on standard error; with --verbose the technical cause after it.
-    private func report(_ message: String, detail: String) {
+    func report(_ message: String, detail: String) {
         printError(message)
         if verbose { printError("nfcscan: \(detail)") }
     }

@@ -442,7 +442,29 @@ scenario_session_multiple() {
   finish
 }
 
-all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple)
+# nfcscan while nfcscand runs: it scans through the daemon (a scan session), prints the same JSON,
+# prompts with the catalog's words, and exits as a direct scan would.
+scenario_nfcscan_client() {
+  begin nfcscan-client
+  sim --uri https://example.com/poster --text "Summer concert" --after 5 --for 2
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  local status=0
+  "$BUILD/nfcscan" --object poster --json --timeout 20 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
+  check "nfcscan exits 0" test "$status" = 0
+  check "it asked for the poster" grep -q "Hold the poster near the reader to learn more." "$DIR/nfcscan.err"
+  check "--json: the records and the object's identity" \
+    test "$(json "$DIR/nfcscan.out" 'd["records"][0]["uri"] + " " + d["records"][1]["text"] + " " + d["object"]["backend"]')" = "https://example.com/poster Summer concert libnfc"
+  check "the JSON has no registration (it is nfcscan's own)" test "$(json "$DIR/nfcscan.out" '"registration" in d')" = False
+  check "no background offer meanwhile" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
+  status=0
+  "$BUILD/nfcscan" --object poster --timeout 2 >"$DIR/nfcscan2.out" 2>"$DIR/nfcscan2.err" || status=$?
+  check "no object in time: exit 75" test "$status" = 75
+  check "and the catalog's sentence" grep -q "No poster came near the reader in time. Try again." "$DIR/nfcscan2.err"
+  finish
+}
+
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple nfcscan_client)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done

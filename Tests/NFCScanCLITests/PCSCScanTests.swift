@@ -109,6 +109,8 @@ final class ScanPrivatePCSCD: @unchecked Sendable {
         environment.removeValue(forKey: "LIBNFC_DEVICE")
         environment["LIBNFC_AUTO_SCAN"] = "false"
         environment["PCSCLITE_CSOCK_NAME"] = socket
+        // A direct scan: no nfcscand on a bus to scan through, whatever runs on this desktop.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/nfcscan-tests/bus"
         return try ScanCLI.run(arguments, environment: environment, timeout: timeout)
     }
 

@@ -29,6 +29,8 @@ enum ScanCLI {
         environment["LIBNFC_AUTO_SCAN"] = "false"
         environment.removeValue(forKey: "LIBNFC_LOG_LEVEL")
         environment["PCSCLITE_CSOCK_NAME"] = "/nonexistent/nfcscan-tests/pcscd.comm"
+        // A direct scan: no nfcscand on a bus to scan through, whatever runs on this desktop.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/nfcscan-tests/bus"
         environment.merge(extra) { $1 }
         return try run(arguments, environment: environment, timeout: timeout)
     }

@@ -1,0 +1,147 @@
+import NDEFReport
+import Synchronization
+import Systemd
+
+/// An in-app scan session run by nfcscand (org.nfcscan.ScanSession1), as an async sequence: the
+/// prompt to show, each object read, and how the session ended. Ending the iteration (or
+/// cancelling the task that iterates) ends the session.
+///
+///     let session = try await DaemonScanSession.start(.init(object: "badge"), on: bus)
+///     for await event in session {
+///         switch event {
+///         case .alertMessage(let prompt): show(prompt)
+///         case .detected(let report): use(report)
+///         case .ended(let reason, let message): finish(reason, message)
+///         }
+///     }
+public final class DaemonScanSession: AsyncSequence, Sendable {
+    public static let busName = "org.nfcscan.Scanner1"
+    static let path = "/org/nfcscan/Scanner1"
+    static let interface = "org.nfcscan.ScanSession1"
+
+    public struct Options: Sendable {
+        /// What to ask for ("badge"), named in the prompts.
+        public var object: String?
+        /// Keep reading after the first object.
+        public var multiple: Bool
+        /// The app's own first prompt.
+        public var alertMessage: String?
+        /// Seconds from activation until the session ends with `timeout` (1–3600; nil: 60).
+        public var timeout: Int?
+
+        public init(object: String? = nil, multiple: Bool = false, alertMessage: String? = nil, timeout: Int? = nil) {
+            self.object = object
+            self.multiple = multiple
+            self.alertMessage = alertMessage
+            self.timeout = timeout
+        }
+
+        var busValue: DBusValue {
+            var values: [String: DBusValue] = ["multiple": .boolean(multiple)]
+            if let object { values["object"] = .string(object) }
+            if let alertMessage { values["alert-message"] = .string(alertMessage) }
+            if let timeout { values["timeout"] = .uint32(UInt32(clamping: timeout)) }
+            return .vardict(values)
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// What the person should be asked now (the first prompt, then "Now hold another …").
+        case alertMessage(String)
+        /// An object was read: the fields of `nfcscan --json`.
+        case detected(ReportValue)
+        /// The session is over: a stable reason code (`first-read`, `timeout`, `user-canceled`,
+        /// `unavailable`, `terminated`, …) and a sentence for the person, or "".
+        case ended(reason: String, message: String)
+    }
+
+    private let bus: BusConnection
+    /// The session's object path.
+    public let objectPath: String
+    private let events: AsyncStream<Event>
+    private let subscription: BusSubscription
+
+    /// Whether nfcscand serves on `bus` now (asked without starting it through D-Bus activation).
+    public static func daemonIsRunning(on bus: BusConnection) async -> Bool {
+        let reply = try? await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                        interface: "org.freedesktop.DBus", member: "NameHasOwner", [.string(busName)],
+                                        timeout: .seconds(2))
+        return reply?.first?.boolValue == true
+    }
+
+    /// Starts a session; the first event is the prompt to show.
+    public static func start(_ options: Options, on bus: BusConnection) async throws(BusError) -> DaemonScanSession {
+        let (events, sink) = AsyncStream.makeStream(of: Event.self)
+        // Signals may come before the reply names the session's path: keep them until then.
+        let pending = Mutex<(path: String?, early: [BusSignal])>((nil, []))
+        let handle: @Sendable (BusSignal) -> Void = { signal in
+            let path = pending.withLock { state -> String? in
+                if state.path == nil { state.early.append(signal) }
+                return state.path
+            }
+            if let path, signal.path == path { deliver(signal, to: sink) }
+        }
+        let subscription = try bus.addMatch("type='signal',sender='\(busName)',path_namespace='\(path)/sessions'", handler: handle)
+        let reply: [DBusValue]
+        do {
+            reply = try await bus.call(destination: busName, path: path, interface: "org.nfcscan.Scanner1",
+                                       member: "StartScanSession", [options.busValue])
+        } catch {
+            subscription.cancel()
+            throw error
+        }
+        guard case .objectPath(let objectPath)? = reply.first else {
+            subscription.cancel()
+            throw .marshal("StartScanSession answered \(reply)")
+        }
+        let session = DaemonScanSession(bus: bus, objectPath: objectPath, events: events, subscription: subscription)
+        if let prompt = try? await bus.call(destination: busName, path: objectPath, interface: "org.freedesktop.DBus.Properties",
+                                            member: "Get", [.string(interface), .string("AlertMessage")]).first?.stringValue {
+            sink.yield(.alertMessage(prompt))
+        }
+        let early = pending.withLock { state -> [BusSignal] in
+            state.path = objectPath
+            defer { state.early = [] }
+            return state.early
+        }
+        for signal in early where signal.path == objectPath { deliver(signal, to: sink) }
+        sink.onTermination = { [weak session] termination in
+            guard let session else { return }
+            session.subscription.cancel()
+            // The app stopped listening before the session ended: end it.
+            if case .cancelled = termination { session.sendInvalidate("") }
+        }
+        return session
+    }
+
+    private static func deliver(_ signal: BusSignal, to sink: AsyncStream<Event>.Continuation) {
+        switch (signal.interface, signal.member) {
+        case (interface, "Detected"):
+            if let value = signal.arguments.first, let report = ReportValue(busValue: value) { sink.yield(.detected(report)) }
+        case (interface, "Invalidated"):
+            sink.yield(.ended(reason: signal.arguments.first?.stringValue ?? "", message: signal.arguments.dropFirst().first?.stringValue ?? ""))
+            sink.finish()
+        case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
+            if let changed = signal.arguments.dropFirst().first?.stringKeyedValue, let prompt = changed["AlertMessage"]?.stringValue {
+                sink.yield(.alertMessage(prompt))
+            }
+        default: break
+        }
+    }
+
+    private init(bus: BusConnection, objectPath: String, events: AsyncStream<Event>, subscription: BusSubscription) {
+        self.bus = bus
+        self.objectPath = objectPath
+        self.events = events
+        self.subscription = subscription
+    }
+
+    /// Ends the session; `message` is shown to the person (or "").
+    public func invalidate(message: String = "") { sendInvalidate(message) }
+
+    private func sendInvalidate(_ message: String) {
+        try? bus.send(destination: Self.busName, path: objectPath, interface: Self.interface, member: "Invalidate", [.string(message)])
+    }
+
+    public func makeAsyncIterator() -> AsyncStream<Event>.Iterator { events.makeAsyncIterator() }
+}

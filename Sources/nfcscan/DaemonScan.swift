@@ -1,0 +1,57 @@
+import ArgumentParser
+import NFCScanKit
+import Systemd
+
+extension ScanCommand {
+    /// The scan as a client of nfcscand (an in-app scan session): the daemon owns the readers,
+    /// so nfcscan asks it for the objects instead of opening them. The prompts come from the
+    /// session (the same catalog); the exit statuses are those of a direct scan.
+    func scanThroughDaemon(_ bus: BusConnection, copy: any ScanCopyCatalog) async -> ExitCode? {
+        let wanted = continuous ? Int.max : count
+        // A session lasts at most an hour; --continuous without --timeout starts the next one.
+        let seconds = timeout.map { max(1, min(3600, Int($0.rounded(.up)))) } ?? (continuous ? 3600 : 60)
+        let prompt = PromptLine()
+        let secondsLeft: @Sendable (Int) -> String = { [copy] in copy.secondsLeft($0) }
+        var read = 0
+        while read < wanted {
+            let session: DaemonScanSession
+            do {
+                session = try await DaemonScanSession.start(
+                    .init(object: object, multiple: wanted > 1, timeout: seconds), on: bus)
+            } catch {
+                report(copy.readerBusy, detail: "nfcscand refused the scan session: \(error)")
+                return ExitStatus.readerBusy
+            }
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            for await event in session {
+                switch event {
+                case .alertMessage(let text):
+                    prompt.show(text, deadline: deadline, secondsLeft: secondsLeft)
+                case .detected(let scanned):
+                    prompt.clear()
+                    read += 1
+                    print(scanned, copy: copy)
+                    if read >= wanted { session.invalidate() }
+                case .ended(let reason, let message):
+                    prompt.clear()
+                    switch reason {
+                    case "first-read", "user-canceled" where read >= wanted:
+                        break
+                    case "timeout" where continuous && timeout == nil:
+                        break
+                    case "timeout":
+                        report(message.isEmpty ? copy.timedOut : message, detail: "the scan session timed out")
+                        return ExitStatus.timedOut
+                    case "unavailable":
+                        report(message.isEmpty ? copy.noReader : message, detail: "nfcscand has no reader")
+                        return ExitStatus.noReader
+                    default:
+                        report(message.isEmpty ? copy.readerFailed : message, detail: "nfcscand ended the scan session: \(reason)")
+                        return ExitStatus.readFailed
+                    }
+                }
+            }
+        }
+        return nil
+    }
+}
