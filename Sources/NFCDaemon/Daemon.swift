@@ -19,9 +19,13 @@ public actor Daemon {
         /// The program that opens web links when no desktop portal answers.
         public var linkOpener: String
         public var copy: any ScanCopyCatalog
+        /// The language of notifications, and of sessions that ask for none.
+        public var language: ScanCopy.Language
 
         public init(readers: ReaderDirectory = .standard(), wantedReader: String? = nil, linkOpener: String = "xdg-open",
-                    copy: any ScanCopyCatalog = ScanCopy.catalog()) {
+                    language: ScanCopy.Language = .english) {
+            self.language = language
+            let copy = ScanCopy.catalog(for: language)
             self.readers = readers
             self.wantedReader = wantedReader
             self.linkOpener = linkOpener
@@ -266,7 +270,7 @@ public actor Daemon {
     // MARK: In-app scan sessions
 
     private func copy(for session: ScanSessionQueue.Session) -> any ScanCopyCatalog {
-        ScanCopy.catalog(object: session.options.object)
+        ScanCopy.catalog(for: session.options.language ?? configuration.language, object: session.options.object)
     }
 
     private func startSession(_ call: BusMethodCall) {
@@ -278,7 +282,8 @@ public actor Daemon {
             return call.fail(ScannerAPI.ErrorName.invalidArgs, error.description)
         }
         if let alert = options.alertMessage { warnAboutCopy(alert, from: call.sender) }
-        let alert = options.alertMessage ?? ScanCopy.catalog(object: options.object).firstPrompt
+        let alert = options.alertMessage
+            ?? ScanCopy.catalog(for: options.language ?? configuration.language, object: options.object).firstPrompt
         guard let (session, activated) = sessions.start(owner: call.sender, options: options, alertMessage: alert) else {
             return call.fail(ScannerAPI.ErrorName.systemBusy,
                              "\(ScanSessionQueue.maximumWaiting) scan sessions are waiting already; try again later")

@@ -1,3 +1,4 @@
+import NFCScanKit
 import Systemd
 
 /// In-app scan sessions as the daemon keeps them, with no bus in sight: one active at a time
@@ -82,6 +83,8 @@ struct ScanSessionOptions: Sendable {
     var alertMessage: String?
     /// Seconds from activation until the session ends with `timeout`.
     var timeout: Int = ScanSessionOptions.defaultTimeout
+    /// The language of the prompts; nil: the daemon's.
+    var language: ScanCopy.Language?
 
     static let defaultTimeout = 60
     static let maximumTimeout = 3600
@@ -125,8 +128,14 @@ struct ScanSessionOptions: Sendable {
                     throw .badValue(key, "must be between 1 and \(Self.maximumTimeout) seconds")
                 }
                 timeout = seconds
+            case "language":
+                guard let text = value.stringValue else { throw .badType(key, "a string (s)") }
+                guard let chosen = ScanCopy.Language(localeName: text) else {
+                    throw .badValue(key, "names no supported language (\(ScanCopy.Language.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                language = chosen
             default:
-                throw .badValue(key, "is not an option of StartScanSession (object, multiple, alert-message, timeout)")
+                throw .badValue(key, "is not an option of StartScanSession (object, multiple, alert-message, timeout, language)")
             }
         }
     }

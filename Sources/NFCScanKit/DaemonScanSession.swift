@@ -29,7 +29,12 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
         /// Seconds from activation until the session ends with `timeout` (1–3600; nil: 60).
         public var timeout: Int?
 
-        public init(object: String? = nil, multiple: Bool = false, alertMessage: String? = nil, timeout: Int? = nil) {
+        /// The language of the prompts and sentences; nil: the daemon's.
+        public var language: ScanCopy.Language?
+
+        public init(object: String? = nil, multiple: Bool = false, alertMessage: String? = nil, timeout: Int? = nil,
+                    language: ScanCopy.Language? = nil) {
+            self.language = language
             self.object = object
             self.multiple = multiple
             self.alertMessage = alertMessage
@@ -41,6 +46,7 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
             if let object { values["object"] = .string(object) }
             if let alertMessage { values["alert-message"] = .string(alertMessage) }
             if let timeout { values["timeout"] = .uint32(UInt32(clamping: timeout)) }
+            if let language { values["language"] = .string(language.rawValue) }
             return .vardict(values)
         }
     }

@@ -84,6 +84,7 @@ public protocol ScanCopyCatalog: Sendable {
 public enum ScanCopy {
     public enum Language: String, CaseIterable, Sendable {
         case english = "en"
+        case simplifiedChinese = "zh-Hans"
     }
 
     /// The catalog for `language`, naming `object` (nil or empty: a generic word).
@@ -91,6 +92,7 @@ public enum ScanCopy {
         let name = object.flatMap { $0.isEmpty ? nil : $0 }
         switch language {
         case .english: return EnglishScanCopy(object: name)
+        case .simplifiedChinese: return SimplifiedChineseScanCopy(object: name)
         }
     }
 

@@ -3,6 +3,10 @@ import NFCScanKit
 import Systemd
 
 extension ScanCommand {
+    /// The language of every sentence nfcscan (and nfcscand for it) prints: LANGUAGE, LC_ALL,
+    /// LC_MESSAGES, LANG; English otherwise.
+    var language: ScanCopy.Language { .preferred() }
+
     /// The scan as a client of nfcscand (an in-app scan session): the daemon owns the readers,
     /// so nfcscan asks it for the objects instead of opening them. The prompts come from the
     /// session (the same catalog); the exit statuses are those of a direct scan.
@@ -17,7 +21,7 @@ extension ScanCommand {
             let session: DaemonScanSession
             do {
                 session = try await DaemonScanSession.start(
-                    .init(object: object, multiple: wanted > 1, timeout: seconds), on: bus)
+                    .init(object: object, multiple: wanted > 1, timeout: seconds, language: language), on: bus)
             } catch {
                 report(copy.readerBusy, detail: "nfcscand refused the scan session: \(error)")
                 return ExitStatus.readerBusy

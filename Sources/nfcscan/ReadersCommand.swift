@@ -27,7 +27,7 @@ struct ReadersCommand: AsyncParsableCommand {
         let listings = all.filter { if case .noReaderFound? = $0.problem { false } else { true } }
         let problems = listProblems + all.compactMap { if case .noReaderFound? = $0.problem { $0.problem } else { nil } }
         if listings.isEmpty {
-            printError(ScanCopy.catalog().noReader)
+            printError(ScanCopy.catalog(for: .preferred()).noReader)
             if verbose {
                 for problem in problems where ReaderDirectory.absence(problem) == nil { printError("nfcscan: \(problem)") }
                 // What each backend found, in one sentence: "libnfc listed no device; pcscd is not running (…)".

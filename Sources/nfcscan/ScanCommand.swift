@@ -76,7 +76,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         quietLibnfc(unless: verbose)
-        let copy = ScanCopy.catalog(object: object)
+        let copy = ScanCopy.catalog(for: language, object: object)
         // While nfcscand runs it owns the readers: scan through it (an in-app scan session).
         if reader == nil, let bus = try? BusConnection.session() {
             defer { bus.close() }

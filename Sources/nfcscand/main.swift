@@ -54,7 +54,8 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             logger.error("\(error); nfcscand needs the desktop session's bus (DBUS_SESSION_BUS_ADDRESS)")
             throw ExitCode(69)
         }
-        let daemon = Daemon(bus: bus, configuration: .init(wantedReader: reader, linkOpener: linkOpener), logger: logger)
+        let daemon = Daemon(bus: bus, configuration: .init(wantedReader: reader, linkOpener: linkOpener,
+                                                                 language: .preferred()), logger: logger)
         do {
             try await daemon.start()
         } catch .nameTaken(let name) {

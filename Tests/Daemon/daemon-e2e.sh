@@ -118,6 +118,7 @@ get_property() { # NAME -> busctl's rendering ("b true", "as 1 \"no-reader\"")
 copy_ok() { # TEXT...
   local text="$*"
   if echo "$text" | grep -qiwE 'nfc|near-field|tag|tags|ndef|rfid|uid|tap|touch|apdu|libnfc|pc/sc'; then return 1; fi
+  if echo "$text" | grep -qE '近场通信|标签|轻触|轻点|触碰'; then return 1; fi
   return 0
 }
 sentence() { [[ "$1" =~ [.?!]$ ]]; }
@@ -461,6 +462,11 @@ scenario_nfcscan_client() {
   "$BUILD/nfcscan" --object poster --timeout 2 >"$DIR/nfcscan2.out" 2>"$DIR/nfcscan2.err" || status=$?
   check "no object in time: exit 75" test "$status" = 75
   check "and the catalog's sentence" grep -q "No poster came near the reader in time. Try again." "$DIR/nfcscan2.err"
+  status=0
+  LANG=zh_CN.UTF-8 "$BUILD/nfcscan" --object poster --timeout 2 >"$DIR/nfcscan3.out" 2>"$DIR/nfcscan3.err" || status=$?
+  check "in Chinese (LANG=zh_CN.UTF-8): the guidelines' prompt" grep -q "将海报靠近读卡器以了解更多信息。" "$DIR/nfcscan3.err"
+  check "in Chinese: the time-out sentence, exit 75" bash -c 'grep -q "没有海报及时靠近读卡器。请重试。" "$1" && [ "$2" = 75 ]' _ "$DIR/nfcscan3.err" "$status"
+  check "everything nfcscan said follows the copy rules" copy_ok "$(cat "$DIR"/nfcscan*.err)"
   finish
 }
 

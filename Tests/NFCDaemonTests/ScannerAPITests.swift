@@ -118,10 +118,16 @@ import Testing
         #expect(ended?.member == "Invalidated")
         #expect(ended?.arguments == [.string("unavailable"), .string(ScanCopy.catalog(object: "badge").noReader)])
 
+        // The app chooses the language of what its session says.
+        _ = try await running.call("StartScanSession", [.vardict(["object": .string("badge"), "language": .string("zh_CN.UTF-8")])])
+        let chinese = await signals.next()
+        #expect(chinese?.arguments == [.string("unavailable"), .string("未找到读卡器。请连接读卡器后重试。")])
+
         for (options, refusal) in [
             (["timeout": DBusValue.uint32(0)], "option \"timeout\" must be between 1 and 3600 seconds"),
             (["multiple": .string("yes")], "option \"multiple\" must be a boolean (b)"),
-            (["colour": .string("red")], "option \"colour\" is not an option of StartScanSession (object, multiple, alert-message, timeout)"),
+            (["colour": .string("red")], "option \"colour\" is not an option of StartScanSession (object, multiple, alert-message, timeout, language)"),
+            (["language": .string("fr_FR")], "option \"language\" names no supported language (en, zh-Hans)"),
         ] {
             await #expect(throws: BusError.remote(name: ScannerAPI.ErrorName.invalidArgs, message: refusal)) {
                 try await running.call("StartScanSession", [.vardict(options)])

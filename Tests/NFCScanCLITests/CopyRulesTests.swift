@@ -28,6 +28,38 @@ import Testing
         #expect(ScanCopy.catalog(object: "").firstPrompt == generic.firstPrompt)
     }
 
+    @Test func chinesePromptsFollowTheGuidelinesPattern() {
+        let poster = ScanCopy.catalog(for: .simplifiedChinese, object: "poster")
+        #expect(poster.firstPrompt == "将海报靠近读卡器以了解更多信息。")
+        #expect(poster.laterPrompt == "现在将另一个海报靠近读卡器。")
+        let named = ScanCopy.catalog(for: .simplifiedChinese, object: "门票")
+        #expect(named.firstPrompt == "将门票靠近读卡器以了解更多信息。")
+        #expect(ScanCopy.catalog(for: .simplifiedChinese).laterPrompt == "现在将另一个物品靠近读卡器。")
+    }
+
+    @Test func theChineseCheckerCatchesWhatTheGuidelinesForbid() {
+        #expect(CopyRules.problems(in: "请轻触NFC标签。") == [.bannedWord("nfc"), .bannedWord("轻触"), .bannedWord("标签")])
+        #expect(CopyRules.problems(in: "使用近场通信扫描海报。") == [.bannedWord("近场通信")])
+        #expect(CopyRules.problems(in: "将海报靠近读卡器") == [.noEndingPunctuation])
+        #expect(CopyRules.problems(in: String(repeating: "将海报靠近读卡器。", count: 4)) == [.tooLong(72)])
+        #expect(CopyRules.problems(in: "将海报靠近读卡器以了解更多信息。").isEmpty)
+    }
+
+    @Test(arguments: [
+        (["LANG": "zh_CN.UTF-8"], ScanCopy.Language.simplifiedChinese),
+        (["LANG": "zh_SG.UTF-8"], .simplifiedChinese),
+        (["LANG": "zh_TW.UTF-8"], .english),
+        (["LANG": "de_DE.UTF-8", "LANGUAGE": "zh_CN:en"], .simplifiedChinese),
+        (["LANG": "C", "LANGUAGE": "zh_CN"], .english),
+        (["LC_ALL": "en_US.UTF-8", "LANG": "zh_CN.UTF-8"], .english),
+        (["LC_MESSAGES": "zh_CN.UTF-8", "LANG": "en_GB.UTF-8"], .simplifiedChinese),
+        (["LANG": "zh-Hans"], .simplifiedChinese),
+        ([:], .english),
+    ])
+    func theLanguageComesFromTheLocale(environment: [String: String], expected: ScanCopy.Language) {
+        #expect(ScanCopy.Language.preferred(environment: environment) == expected)
+    }
+
     @Test func theCheckerCatchesWhatTheGuidelinesForbid() {
         #expect(CopyRules.problems(in: "Tap your phone to the NFC tag.").contains(.bannedWord("tap")))
         #expect(CopyRules.problems(in: "Tap your phone to the NFC tag.").contains(.bannedWord("nfc")))
