@@ -401,7 +401,7 @@ scenario_session_queue() {
   session_client first --object badge
   local first_pid=$SESSION_PID
   wait_for "the first session" 10 'grep -q started "$DIR/session-first.jsonl"' || true
-  session_client second --object badge --timeout 2
+  session_client second --object badge --timeout 2 --alert "Tap the NFC tag"
   wait_for "the second session" 10 'grep -q started "$DIR/session-second.jsonl"' || true
   local first_path; first_path=$(json "$DIR/session-first.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-first.jsonl")][0]["path"]')
   "$PY" "$SUPPORT/scan_session_client.py" --record "$DIR/peek.jsonl" --peek "$first_path"
@@ -414,6 +414,8 @@ scenario_session_queue() {
     test "$(events "$DIR/session-second.jsonl")" = "started properties invalidated"
   check "reason timeout, with the person's sentence" test "$(json "$DIR/session-second.jsonl" 'd["reason"] + ": " + d["message"]')" = "timeout: No badge came near the reader in time. Try again."
   check "the first session ended with its app" grep -q "scan session 1 ended: user-canceled" "$DIR/nfcscand.log"
+  check "an app's alert message that breaks the rules is used but logged with the rule" \
+    grep -q 'alert message breaks the copy rules: it uses the word "tap", it uses the word "nfc", it uses the word "tag", it does not end with punctuation' "$DIR/nfcscand.log"
   finish
 }
 
