@@ -35,6 +35,8 @@ public actor Daemon {
 
     enum Event: Sendable {
         case call(BusMethodCall)
+        /// A session's app asked to look again (objects in the field are read again).
+        case restartPolling(session: Int)
         case nameOwnerGone(String)
         case notification(NotificationServer.Event)
         case reading(BackgroundReading.Event)
@@ -92,8 +94,25 @@ public actor Daemon {
         })
         notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
         try bus.requestName(ScannerAPI.busName)
-        reading = BackgroundReading(directory: configuration.readers, wanted: configuration.wantedReader) { sink.yield(.reading($0)) }
+        startReading()
         logger.info("serving \(ScannerAPI.busName) on the session bus as \(bus.uniqueName)")
+    }
+
+    private func startReading() {
+        let sink = eventSink
+        reading = BackgroundReading(directory: configuration.readers, wanted: configuration.wantedReader) { sink.yield(.reading($0)) }
+    }
+
+    /// Closes every reader and opens them again, so objects already in a field are announced
+    /// anew (a reader reports an object once per arrival): what `RestartPolling` asks for.
+    private func restartReading() async {
+        await reading?.stop()
+        for (number, _) in readers.sorted(by: { $0.key < $1.key }) {
+            try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.objectManager, member: "InterfacesRemoved",
+                                [.objectPath(Self.readerPath(number)), .strings([ScannerAPI.readerInterface])])
+        }
+        readers = [:]
+        startReading()
     }
 
     /// Handles events until ``stop()``.
@@ -119,6 +138,10 @@ public actor Daemon {
     private func handle(_ event: Event) async {
         switch event {
         case .call(let call): handle(call)
+        case .restartPolling(let id):
+            guard sessions.active?.id == id else { return }
+            logger.info("scan session \(id) restarts polling: the readers are opened again")
+            await restartReading()
         case .nameOwnerGone(let name):
             for session in sessions.sessions(of: name).reversed() { endSession(session.id, .userCanceled, notify: false) }
             let removed = registry.removeAll(owner: name)
@@ -374,6 +397,12 @@ public actor Daemon {
             if !message.isEmpty { warnAboutCopy(message, from: call.sender) }
             call.reply()
             endSession(session.id, .userCanceled, message: message)
+        case (ScannerAPI.sessionInterface, "RestartPolling"):
+            guard sessions.active?.id == session.id else {
+                return call.fail(ScannerAPI.ErrorName.accessDenied, "scan session \(session.id) is waiting; only the active session may restart polling")
+            }
+            call.reply()
+            eventSink.yield(.restartPolling(session: session.id))
         case (ScannerAPI.properties, "Set"):
             guard call.signature == "ssv", call.arguments[0].stringValue == ScannerAPI.sessionInterface,
                   call.arguments[1].stringValue == "AlertMessage", let text = call.arguments[2].stringValue else {

@@ -118,6 +118,9 @@ enum Introspection {
     <method name="Invalidate">
       <arg name="message" type="s" direction="in"/>
     </method>
+    <!-- Looks again: objects already near a reader are read again (each reader is opened anew; a
+         reader reports an object once per arrival). Only for the active session. -->
+    <method name="RestartPolling"/>
     <!-- An object was read: the fields of `nfcscan --json` as a{sv} (as in org.nfcscan.Handler1). -->
     <signal name="Detected">
       <arg name="scan" type="a{sv}"/>

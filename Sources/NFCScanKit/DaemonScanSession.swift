@@ -142,6 +142,11 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
         self.subscription = subscription
     }
 
+    /// Looks again: objects already near a reader are read again (the active session only).
+    public func restartPolling() async throws(BusError) {
+        _ = try await bus.call(destination: Self.busName, path: objectPath, interface: Self.interface, member: "RestartPolling")
+    }
+
     /// Ends the session; `message` is shown to the person (or "").
     public func invalidate(message: String = "") { sendInvalidate(message) }
 

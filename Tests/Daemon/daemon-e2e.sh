@@ -472,7 +472,32 @@ scenario_nfcscan_client() {
   finish
 }
 
-all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple nfcscan_client)
+# RestartPolling: an object left near the reader is not read again by a later session, until that
+# session asks to look again.
+scenario_session_restart() {
+  begin session-restart
+  bash "$ROOT/scripts/private-pcscd.sh" --keep -- "$NFCSIM" vpcd --uri https://example.com/badge --after 6 --for 40 \
+    >"$DIR/pcscd.log" 2>&1 &
+  pids+=($!)
+  wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
+  local socket; socket=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
+  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$socket" "$NFCSCAND" --verbose >>"$DIR/nfcscand.log" 2>&1 &
+  DAEMON_PID=$!
+  pids+=($DAEMON_PID)
+  wait_for "the vpcd reader in use" 15 'grep -q "using reader" "$DIR/nfcscand.log"'
+  session_client one --object badge
+  wait_for "the first read" 20 'grep -q invalidated "$DIR/session-one.jsonl"' || true
+  check "the first session read the badge" test "$(events "$DIR/session-one.jsonl")" = "started properties detected invalidated"
+  session_client stays --object badge --timeout 3
+  wait_for "the second session's end" 10 'grep -q invalidated "$DIR/session-stays.jsonl"' || true
+  check "the badge left on the reader is not read again by itself" test "$(json "$DIR/session-stays.jsonl" 'd["reason"]')" = timeout
+  session_client again --object badge --timeout 10 --restart-after 1
+  wait_for "the third session's end" 15 'grep -q invalidated "$DIR/session-again.jsonl"' || true
+  check "after RestartPolling it is read again" test "$(events "$DIR/session-again.jsonl")" = "started properties restarted detected invalidated"
+  finish
+}
+
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done

@@ -10,6 +10,7 @@ given, and appends one JSON line per event to --record FILE:
   {"event": "refused", "error": <D-Bus error name>, "message": ...}
 It exits 0 once its session is invalidated (or 1 when StartScanSession is refused).
 --invalidate-after N: calls Invalidate(--invalidate-message) after N objects were detected.
+--restart-after S: calls RestartPolling S seconds after the session became active.
 --peek PATH: instead of a session, calls Properties.GetAll on PATH (another app's session) and
 records {"event": "peek", "error": <D-Bus error name or null>}; exit 0.
 Run it with Debian's /usr/bin/python3 (python3-dbus, python3-gi).
@@ -39,6 +40,7 @@ def main():
     parser.add_argument("--invalidate-after", type=int, default=0)
     parser.add_argument("--invalidate-message", default="")
     parser.add_argument("--peek")
+    parser.add_argument("--restart-after", type=float, default=0)
     args = parser.parse_args()
 
     def record(**event):
@@ -77,6 +79,12 @@ def main():
             record(event="invalidated", reason=str(args_[0]), message=str(args_[1]))
             loop.quit()
         elif member == "PropertiesChanged" and args_[0] == SESSION:
+            if args.restart_after and args_[1].get("State") == "active":
+                def restart():
+                    bus.get_object(SCANNER, path, introspect=False).RestartPolling(dbus_interface=SESSION)
+                    record(event="restarted")
+                    return False
+                GLib.timeout_add(int(args.restart_after * 1000), restart)
             record(event="properties", changed={str(k): (bool(v) if isinstance(v, dbus.Boolean) else
                                                           int(v) if isinstance(v, (dbus.UInt32, dbus.Int32)) else str(v))
                                                  for k, v in args_[1].items()})
