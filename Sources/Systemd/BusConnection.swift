@@ -108,13 +108,14 @@ public final class BusConnection: @unchecked Sendable {
         let token = Self.nextToken()
         do {
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[DBusValue], any Error>) in
+                let alive = state.withLock { state -> Bool in
+                    guard state.running else { return false }
+                    state.pendingCalls[token] = continuation
+                    return true
+                }
+                // Closed already: the continuation was never kept, so it is answered here.
+                guard alive else { return continuation.resume(throwing: BusError.closed) }
                 let started: BusError? = {
-                    let alive = state.withLock { state -> Bool in
-                        guard state.running else { return false }
-                        state.pendingCalls[token] = continuation
-                        return true
-                    }
-                    guard alive else { return .closed }
                     Self.register(self, token: token)
                     do throws(BusError) {
                         let message = try newMethodCall(destination: destination, path: path, interface: interface, member: member)

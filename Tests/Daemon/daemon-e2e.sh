@@ -497,7 +497,37 @@ scenario_session_restart() {
   finish
 }
 
-all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client)
+# nfcscan --count 2 through the daemon (multiple mode): the prompt changes to "Now hold another
+# badge near the reader." and both objects are printed; nfcscan interrupted ends its session.
+scenario_nfcscan_count() {
+  begin nfcscan-count
+  bash "$ROOT/scripts/private-pcscd.sh" --keep -- bash -c "
+    '$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 && sleep 2 &&
+    '$NFCSIM' vpcd --text 'Second badge' --for 2" >"$DIR/pcscd.log" 2>&1 &
+  pids+=($!)
+  wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
+  local socket; socket=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
+  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$socket" "$NFCSCAND" --verbose >>"$DIR/nfcscand.log" 2>&1 &
+  DAEMON_PID=$!
+  pids+=($DAEMON_PID)
+  wait_for "the vpcd reader in use" 15 'grep -q "using reader" "$DIR/nfcscand.log"'
+  local status=0
+  PCSCLITE_CSOCK_NAME="$socket" "$BUILD/nfcscan" --object badge --count 2 --timeout 30 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
+  check "nfcscan --count 2 exits 0" test "$status" = 0
+  check "both objects printed" test "$(tr -d '\r' <"$DIR/nfcscan.out" | grep -cE '^(Link: example.com/badge|Text: Second badge)$')" = 2
+  check "the prompt changed to ask for another badge" grep -q "Now hold another badge near the reader." "$DIR/nfcscan.err"
+  check "one multiple-object session, ended by nfcscan" grep -q "scan session 1 ended: user-canceled" "$DIR/nfcscand.log"
+  "$BUILD/nfcscan" --object badge --timeout 30 >"$DIR/nfcscan-int.out" 2>&1 &
+  local scan=$!
+  wait_for "the second session" 10 'grep -q "scan session 2 started" "$DIR/nfcscand.log"' || true
+  kill -TERM "$scan"; wait "$scan" 2>/dev/null || true   # (a background job of a script ignores SIGINT)
+  wait_for "the session to end" 10 'grep -q "scan session 2 ended" "$DIR/nfcscand.log"' || true
+  check "nfcscan stopped (SIGTERM): its session ended with it" grep -q "scan session 2 ended: user-canceled" "$DIR/nfcscand.log"
+  check "background reading resumed" test "$(get_property PausedReasons)" = "as 0"
+  finish
+}
+
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done

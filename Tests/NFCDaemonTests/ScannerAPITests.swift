@@ -135,4 +135,17 @@ import Testing
         }
         await running.stop()
     }
+
+    /// The Swift face: the session as an async sequence, ending with the daemon's reason.
+    @Test func theSwiftClientSeesTheSessionEnd() async throws {
+        let running = try await Running()
+        let session = try await DaemonScanSession.start(.init(object: "badge", language: .english), on: running.app)
+        #expect(session.objectPath.hasPrefix(ScannerAPI.sessionsPath + "/"))
+        var last: DaemonScanSession.Event?
+        for await event in session { last = event }
+        #expect(last == .ended(reason: "unavailable", message: ScanCopy.catalog(object: "badge").noReader))
+        #expect(await DaemonScanSession.daemonIsRunning(on: running.app))
+        await running.stop()
+        #expect(await DaemonScanSession.daemonIsRunning(on: running.app) == false)
+    }
 }

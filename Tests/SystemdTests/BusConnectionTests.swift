@@ -122,6 +122,10 @@ import Testing
         try await Task.sleep(for: .milliseconds(100))
         client.close()
         await #expect(throws: BusError.closed) { try await call.value }
+        // A call on a connection already closed fails at once (it used to wait for ever).
+        await #expect(throws: BusError.closed) {
+            try await client.call(destination: "org.nfcscan.Test", path: "/slow", interface: "a.b", member: "C")
+        }
     }
 
     @Test func signatures() {
