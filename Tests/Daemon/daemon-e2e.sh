@@ -80,6 +80,20 @@ daemon() { # ARGS...
   PREVIOUS_OWNER=$(owner_of org.nfcscan.Scanner1)
 }
 
+# A private pcscd (scripts/private-pcscd.sh) running SHELL-COMMAND (nfcsim vpcd ...) in its
+# namespaces, and nfcscand reading its vpcd reader (no libnfc device); PCSC_SOCKET is its socket.
+pcsc_daemon() { # SHELL-COMMAND
+  bash "$ROOT/scripts/private-pcscd.sh" --keep -- bash -c "$1" >"$DIR/pcscd.log" 2>&1 &
+  pids+=($!)
+  wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
+  PCSC_SOCKET=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
+  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$NFCSCAND" --verbose >>"$DIR/nfcscand.log" 2>&1 &
+  DAEMON_PID=$!
+  pids+=($DAEMON_PID)
+  wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1'
+  wait_for "the vpcd reader in use" 15 'grep -q "using reader" "$DIR/nfcscand.log"'
+}
+
 app() { # NAME ARGS... : a test app; waits until it registered
   local name=$1; shift
   "$PY" "$SUPPORT/test_handler_app.py" --app-name "$name" --record "$DIR/app-$name.jsonl" "$@" \
@@ -332,17 +346,9 @@ scenario_restart() {
 # left near the reader for 5 s offered once. Also: a registration ends with its app's connection.
 scenario_pcsc_rearrival() {
   begin pcsc
-  bash "$ROOT/scripts/private-pcscd.sh" --keep -- bash -c "
+  pcsc_daemon "
     '$NFCSIM' vpcd --uri https://example.com/badge --after 7 --for 5 && sleep 3 &&
-    '$NFCSIM' vpcd --uri https://example.com/badge --for 2" >"$DIR/pcscd.log" 2>&1 &
-  pids+=($!)
-  wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
-  local socket; socket=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
-  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$socket" "$NFCSCAND" --verbose >>"$DIR/nfcscand.log" 2>&1 &
-  DAEMON_PID=$!
-  pids+=($DAEMON_PID)
-  wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1'
-  wait_for "the vpcd reader in use" 10 'grep -q "using reader" "$DIR/nfcscand.log"'
+    '$NFCSIM' vpcd --uri https://example.com/badge --for 2"
   check "Reader1 names the pcsc backend" bash -c "busctl --address='$DBUS_SESSION_BUS_ADDRESS' --user get-property org.nfcscan.Scanner1 /org/nfcscan/Scanner1/readers/1 org.nfcscan.Reader1 Backend | grep -qx 's \"pcsc\"'"
   app Badges --filter uri-scheme=https,uri-host=example.com
   wait_for "two arrivals" 25 'test "$(lines_matching "\"event\": \"notify\"" "$DIR/notifications.jsonl")" -ge 2' || true
@@ -423,16 +429,9 @@ scenario_session_queue() {
 # near the reader." after the first read; the app ends the session with Invalidate.
 scenario_session_multiple() {
   begin session-multiple
-  bash "$ROOT/scripts/private-pcscd.sh" --keep -- bash -c "
+  pcsc_daemon "
     '$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 && sleep 2 &&
-    '$NFCSIM' vpcd --text 'Second badge' --for 2" >"$DIR/pcscd.log" 2>&1 &
-  pids+=($!)
-  wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
-  local socket; socket=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
-  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$socket" "$NFCSCAND" --verbose >>"$DIR/nfcscand.log" 2>&1 &
-  DAEMON_PID=$!
-  pids+=($DAEMON_PID)
-  wait_for "the vpcd reader in use" 15 'grep -q "using reader" "$DIR/nfcscand.log"'
+    '$NFCSIM' vpcd --text 'Second badge' --for 2"
   session_client many --object badge --multiple --invalidate-after 2 --invalidate-message "Thanks, both badges are in."
   wait_for "the session's end" 25 'grep -q invalidated "$DIR/session-many.jsonl"' || true
   check "detected, prompt changed, detected, ended" \
@@ -476,15 +475,7 @@ scenario_nfcscan_client() {
 # session asks to look again.
 scenario_session_restart() {
   begin session-restart
-  bash "$ROOT/scripts/private-pcscd.sh" --keep -- "$NFCSIM" vpcd --uri https://example.com/badge --after 6 --for 40 \
-    >"$DIR/pcscd.log" 2>&1 &
-  pids+=($!)
-  wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
-  local socket; socket=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
-  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$socket" "$NFCSCAND" --verbose >>"$DIR/nfcscand.log" 2>&1 &
-  DAEMON_PID=$!
-  pids+=($DAEMON_PID)
-  wait_for "the vpcd reader in use" 15 'grep -q "using reader" "$DIR/nfcscand.log"'
+  pcsc_daemon "'$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 40"
   session_client one --object badge
   wait_for "the first read" 20 'grep -q invalidated "$DIR/session-one.jsonl"' || true
   check "the first session read the badge" test "$(events "$DIR/session-one.jsonl")" = "started properties detected invalidated"
@@ -501,18 +492,11 @@ scenario_session_restart() {
 # badge near the reader." and both objects are printed; nfcscan interrupted ends its session.
 scenario_nfcscan_count() {
   begin nfcscan-count
-  bash "$ROOT/scripts/private-pcscd.sh" --keep -- bash -c "
+  pcsc_daemon "
     '$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 && sleep 2 &&
-    '$NFCSIM' vpcd --text 'Second badge' --for 2" >"$DIR/pcscd.log" 2>&1 &
-  pids+=($!)
-  wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
-  local socket; socket=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
-  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$socket" "$NFCSCAND" --verbose >>"$DIR/nfcscand.log" 2>&1 &
-  DAEMON_PID=$!
-  pids+=($DAEMON_PID)
-  wait_for "the vpcd reader in use" 15 'grep -q "using reader" "$DIR/nfcscand.log"'
+    '$NFCSIM' vpcd --text 'Second badge' --for 2"
   local status=0
-  PCSCLITE_CSOCK_NAME="$socket" "$BUILD/nfcscan" --object badge --count 2 --timeout 30 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
+  PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$BUILD/nfcscan" --object badge --count 2 --timeout 30 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
   check "nfcscan --count 2 exits 0" test "$status" = 0
   check "both objects printed" test "$(tr -d '\r' <"$DIR/nfcscan.out" | grep -cE '^(Link: example.com/badge|Text: Second badge)$')" = 2
   check "the prompt changed to ask for another badge" grep -q "Now hold another badge near the reader." "$DIR/nfcscan.err"
