@@ -42,6 +42,7 @@ public actor Daemon {
         case reading(BackgroundReading.Event)
         case delivered(notification: UInt32, success: Bool, registration: HandlerRegistration?)
         case sessionTimedOut(Int)
+        case inhibitorReleased(Int)
     }
 
     /// An offer on screen, waiting for the person.
@@ -70,6 +71,8 @@ public actor Daemon {
     private var deliveries: [Task<Void, Never>] = []
     private var sessions = ScanSessionQueue()
     private var sessionTimers: [Int: Task<Void, Never>] = [:]
+    private var inhibitors: [Int: Inhibitor] = [:]
+    private var nextInhibitor = 1
 
     public init(bus: BusConnection, configuration: Configuration = .init(), logger: Logger) {
         self.bus = bus
@@ -106,23 +109,48 @@ public actor Daemon {
     /// Closes every reader and opens them again, so objects already in a field are announced
     /// anew (a reader reports an object once per arrival): what `RestartPolling` asks for.
     private func restartReading() async {
+        await stopReading()
+        startReading()
+    }
+
+    private func stopReading() async {
         await reading?.stop()
+        reading = nil
         for (number, _) in readers.sorted(by: { $0.key < $1.key }) {
             try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.objectManager, member: "InterfacesRemoved",
                                 [.objectPath(Self.readerPath(number)), .strings([ScannerAPI.readerInterface])])
         }
         readers = [:]
-        startReading()
     }
 
     /// Handles events until ``stop()``.
     public func run() async {
-        for await event in events { await handle(event) }
+        for await event in events {
+            await handle(event)
+            await applyConditions()
+        }
+    }
+
+    /// Background reading stops (the readers are closed: another program may then use them,
+    /// and nothing wakes up) while a condition asks for it and no scan session needs the
+    /// readers; it starts again when all is clear. Checked after every event, so a condition
+    /// that starts is in force before the next object is handled.
+    private func applyConditions() async {
+        let blocked = !inhibitors.isEmpty && sessions.active == nil
+        if blocked, reading != nil {
+            logger.info("background reading stops: the readers are released")
+            await stopReading()
+        } else if !blocked, reading == nil, !subscriptions.isEmpty {
+            logger.info("background reading starts again")
+            startReading()
+        }
+        updatePaused()
     }
 
     /// Stops reading, withdraws the offers still on screen, and ends ``run()``.
     public func stop() async {
         for session in sessions.all.reversed() { endSession(session.id, .terminated) }
+        for inhibitor in inhibitors.values { inhibitor.cancel() }
         await reading?.stop()
         reading = nil
         for task in deliveries { task.cancel() }
@@ -149,6 +177,10 @@ public actor Daemon {
                 logger.info("handler \(registration.id) of \(registration.appName) ended with its connection", metadata: ["owner": "\(name)"])
             }
         case .notification(let event): handle(event)
+        case .inhibitorReleased(let id):
+            if let inhibitor = inhibitors.removeValue(forKey: id) {
+                logger.info("inhibitor \(id) of \(inhibitor.who) released", metadata: ["owner": "\(inhibitor.owner)"])
+            }
         case .sessionTimedOut(let id):
             if let session = sessions.active, session.id == id { endSession(id, .timeout, message: copy(for: session).timedOut) }
         case .reading(let event): await handle(event)
@@ -420,11 +452,43 @@ public actor Daemon {
         }
     }
 
+    // MARK: Inhibitors
+
+    /// `Inhibit(s what, s who, s why) -> h`: background reading stays off until the returned
+    /// descriptor is closed (or the app ends). `what` is "background" (the only kind so far).
+    private func inhibit(_ call: BusMethodCall) {
+        guard call.signature == "sss", let what = call.arguments[0].stringValue, let who = call.arguments[1].stringValue,
+              let why = call.arguments[2].stringValue else {
+            return call.fail(ScannerAPI.ErrorName.invalidArgs, "Inhibit takes what, who and why (sss)")
+        }
+        guard what == "background" else {
+            return call.fail(ScannerAPI.ErrorName.invalidArgs, "Inhibit: what must be \"background\", not \"\(what)\"")
+        }
+        guard !who.isEmpty, who.utf8.count <= Inhibitor.maximumTextLength, why.utf8.count <= Inhibitor.maximumTextLength else {
+            return call.fail(ScannerAPI.ErrorName.invalidArgs, "Inhibit: who is required; who and why take at most \(Inhibitor.maximumTextLength) bytes")
+        }
+        guard inhibitors.values.filter({ $0.owner == call.sender }).count < Inhibitor.maximumPerOwner else {
+            return call.fail(ScannerAPI.ErrorName.limitsExceeded, "Inhibit: at most \(Inhibitor.maximumPerOwner) inhibitors per connection")
+        }
+        let id = nextInhibitor
+        nextInhibitor += 1
+        let sink = eventSink
+        guard let (inhibitor, writeEnd) = Inhibitor.make(id: id, who: who, why: why, owner: call.sender,
+                                                         released: { sink.yield(.inhibitorReleased(id)) }) else {
+            return call.fail("org.freedesktop.DBus.Error.Failed", "Inhibit: no pipe could be made")
+        }
+        inhibitors[id] = inhibitor
+        logger.info("inhibitor \(id) taken by \(who): \(why)", metadata: ["owner": "\(call.sender)"])
+        call.reply([.unixFD(writeEnd)])
+        Inhibitor.handedOver(writeEnd)
+    }
+
     // MARK: State
 
     private func updatePaused() {
-        var reasons: [ScannerAPI.PausedReason] = readers.isEmpty ? [.noReader] : []
+        var reasons: [ScannerAPI.PausedReason] = reading != nil && readers.isEmpty ? [.noReader] : []
         if sessions.active != nil { reasons.append(.scanSession) }
+        if !inhibitors.isEmpty { reasons.append(.readerInUse) }
         guard reasons != pausedReasons else { return }
         pausedReasons = reasons
         logger.info(reasons.isEmpty ? "background reading is on" : "background reading is paused: \(reasons.map(\.rawValue))")
@@ -484,6 +548,7 @@ public actor Daemon {
                 call.fail(ScannerAPI.ErrorName.accessDenied, "\(error)")
             }
         case (ScannerAPI.interface, "StartScanSession"): startSession(call)
+        case (ScannerAPI.interface, "Inhibit"): inhibit(call)
         case (ScannerAPI.properties, _): properties(call, ScannerAPI.interface, scannerProperties)
         case (ScannerAPI.introspectable, "Introspect"): call.reply([.string(Introspection.scanner)])
         case (ScannerAPI.objectManager, "GetManagedObjects"):

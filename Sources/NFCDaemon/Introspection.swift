@@ -27,11 +27,20 @@ enum Introspection {
       <arg name="options" type="a{sv}" direction="in"/>
       <arg name="session" type="o" direction="out"/>
     </method>
+    <!-- Keeps background reading off (and the readers released) while the caller holds the
+         returned file descriptor open, like logind's inhibitors: for a wallet, payment or smart-card
+         app that needs the reader. what: "background". who: the app's name. why: a reason. -->
+    <method name="Inhibit">
+      <arg name="what" type="s" direction="in"/>
+      <arg name="who" type="s" direction="in"/>
+      <arg name="why" type="s" direction="in"/>
+      <arg name="fd" type="h" direction="out"/>
+    </method>
     <!-- Whether objects are looked for in the background now. -->
     <property name="BackgroundReading" type="b" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>
-    <!-- Why background reading is paused: stable codes ("no-reader", "scan-session"). -->
+    <!-- Why background reading is paused: stable codes ("no-reader", "scan-session", "reader-in-use"). -->
     <property name="PausedReasons" type="as" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>

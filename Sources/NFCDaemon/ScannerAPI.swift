@@ -30,5 +30,7 @@ public enum ScannerAPI {
         case noReader = "no-reader"
         /// An in-app scan session is running (its sheet is visible): objects go to that app.
         case scanSession = "scan-session"
+        /// Another program uses the reader: an app holds an inhibitor (`Inhibit`).
+        case readerInUse = "reader-in-use"
     }
 }

@@ -511,7 +511,33 @@ scenario_nfcscan_count() {
   finish
 }
 
-all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count)
+# Inhibit (issue 5, "reader in use"): while a wallet app holds its inhibitor the readers are
+# released and an object held near shows nothing; when it lets go, reading resumes by itself and
+# the object still there is offered.
+scenario_inhibit() {
+  begin inhibit
+  sim --uri https://example.com/poster --after 6 --for 8
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  "$PY" "$SUPPORT/inhibit.py" --hold 8 >"$DIR/inhibit.log" 2>&1 &
+  pids+=($!)
+  wait_for "the inhibitor" 10 'grep -q inhibited "$DIR/inhibit.log"' || true
+  wait_for "the readers released" 10 'grep -q "background reading stops" "$DIR/nfcscand.log"' || true
+  check "PausedReasons: reader-in-use" test "$(get_property PausedReasons)" = 'as 1 "reader-in-use"'
+  check "BackgroundReading false" test "$(get_property BackgroundReading)" = "b false"
+  sleep 3   # the object arrives (at 6 s) while inhibited
+  check "nothing offered while inhibited" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
+  wait_for "the release" 10 'grep -q released "$DIR/inhibit.log"' || true
+  wait_offer "the offer once released"
+  check "the object still near the reader is offered after the release" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 1
+  check "PausedReasons clear again" test "$(get_property PausedReasons)" = "as 0"
+  "$PY" "$SUPPORT/inhibit.py" --hold 0.5 --exit >"$DIR/inhibit2.log" 2>&1 || true
+  wait_for "the release by exit" 10 'test "$(lines_matching "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log")" = 1' || true
+  check "an app that ends releases its inhibitor" grep -q "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log"
+  finish
+}
+
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count inhibit)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done
