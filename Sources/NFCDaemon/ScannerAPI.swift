@@ -1,3 +1,5 @@
+import NFCScanKit
+
 /// Names of nfcscand's D-Bus API (Docs/dbus/*.xml, Docs/dbus-api.md).
 public enum ScannerAPI {
     public static let busName = "org.nfcscan.Scanner1"
@@ -24,13 +26,6 @@ public enum ScannerAPI {
         public static let systemBusy = "org.nfcscan.Error.SystemBusy"
     }
 
-    /// Stable codes of `PausedReasons` (more come with the disable-conditions issue).
-    public enum PausedReason: String, Sendable, CaseIterable {
-        /// No reader is connected (or every reader failed).
-        case noReader = "no-reader"
-        /// An in-app scan session is running (its sheet is visible): objects go to that app.
-        case scanSession = "scan-session"
-        /// Another program uses the reader: an app holds an inhibitor (`Inhibit`).
-        case readerInUse = "reader-in-use"
-    }
+    /// Stable codes of `PausedReasons` (NFCScanKit.BackgroundPause, which nfcscan status explains).
+    public typealias PausedReason = BackgroundPause
 }

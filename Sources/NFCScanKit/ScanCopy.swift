@@ -79,6 +79,16 @@ public protocol ScanCopyCatalog: Sendable {
     func handlerFailed(app: String) -> String
     /// The browser could not be started for the link.
     var browserFailed: String { get }
+
+    // `nfcscan status`: the daemon's background reading in plain words.
+    /// Background reading is on.
+    var backgroundOn: String { get }
+    /// Background reading is paused, and why.
+    func backgroundPaused(_ reason: BackgroundPause) -> String
+    /// Paused for a reason this version does not know.
+    var backgroundPausedOther: String { get }
+    /// The background service (nfcscand) is not running.
+    var backgroundServiceOff: String { get }
 }
 
 public enum ScanCopy {
@@ -138,7 +148,10 @@ public enum ScanCopy {
             ("actionOpenInBrowser", copy.actionOpenInBrowser, false),
             ("handlerFailed", copy.handlerFailed(app: sample), true),
             ("browserFailed", copy.browserFailed, true),
-        ] + OfferedContent.allCases.flatMap { content in
+            ("backgroundOn", copy.backgroundOn, true),
+            ("backgroundPausedOther", copy.backgroundPausedOther, true),
+            ("backgroundServiceOff", copy.backgroundServiceOff, true),
+        ] + BackgroundPause.allCases.map { ("backgroundPaused.\($0.rawValue)", copy.backgroundPaused($0), true) } + OfferedContent.allCases.flatMap { content in
             [("notificationOpen.\(content)", copy.notificationOpen(content, in: sample), true),
              ("notificationHolds.\(content)", copy.notificationHolds(content, sample), true)]
         }
@@ -222,4 +235,15 @@ public struct EnglishScanCopy: ScanCopyCatalog {
     public var actionOpenInBrowser: String { "Open in Browser" }
     public func handlerFailed(app: String) -> String { "\(theName) couldn't be sent to \(app). Try again." }
     public var browserFailed: String { "The link couldn't be opened. Try again." }
+
+    public var backgroundOn: String { "Background scanning is on." }
+    public func backgroundPaused(_ reason: BackgroundPause) -> String {
+        switch reason {
+        case .noReader: "Background scanning is paused until a reader is connected."
+        case .scanSession: "Background scanning is paused while an app is scanning."
+        case .readerInUse: "Background scanning is paused while the reader is in use."
+        }
+    }
+    public var backgroundPausedOther: String { "Background scanning is paused." }
+    public var backgroundServiceOff: String { "Background scanning is off: its service isn't running." }
 }

@@ -88,4 +88,15 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
     public var actionOpenInBrowser: String { "在浏览器中打开" }
     public func handlerFailed(app: String) -> String { "无法将\(name)发送到“\(app)”。请重试。" }
     public var browserFailed: String { "无法打开链接。请重试。" }
+
+    public var backgroundOn: String { "后台扫描已开启。" }
+    public func backgroundPaused(_ reason: BackgroundPause) -> String {
+        switch reason {
+        case .noReader: "后台扫描已暂停，连接读卡器后将恢复。"
+        case .scanSession: "有应用正在扫描，后台扫描已暂停。"
+        case .readerInUse: "读卡器正在使用中，后台扫描已暂停。"
+        }
+    }
+    public var backgroundPausedOther: String { "后台扫描已暂停。" }
+    public var backgroundServiceOff: String { "后台扫描已关闭：后台服务未运行。" }
 }

@@ -7,14 +7,14 @@ struct NFCScanCommand: AsyncParsableCommand {
         abstract: "See what the chip on a poster, badge, toy or label holds.",
         discussion: """
             With no subcommand, nfcscan waits for an object to be held near a reader, reads it \
-            and shows what it holds (`nfcscan scan`). `nfcscan readers` lists the readers; \
+            and shows what it holds (`nfcscan scan`). `nfcscan readers` lists the readers; `nfcscan status` says whether objects are noticed in the background; \
             `nfcscan decode` decodes message bytes you already have.
 
             Exit status: \(ExitStatus.scanSummary) `nfcscan decode` exits 66 when its input \
             cannot be read.
             """,
         version: "nfcscan 0.1.0",
-        subcommands: [ScanCommand.self, ReadersCommand.self, DecodeCommand.self],
+        subcommands: [ScanCommand.self, ReadersCommand.self, StatusCommand.self, DecodeCommand.self],
         defaultSubcommand: ScanCommand.self
     )
 }

@@ -183,6 +183,7 @@ scenario_handler() {
   kill -TERM "$DAEMON_PID"
   local status=0; wait "$DAEMON_PID" || status=$?
   check "SIGTERM stops it cleanly (exit 0)" test "$status" = 0
+  check "nfcscan status: the service is not running" test "$("$BUILD/nfcscan" status)" = "Background scanning is off: its service isn't running."
   finish
 }
 
@@ -524,6 +525,9 @@ scenario_inhibit() {
   wait_for "the inhibitor" 10 'grep -q inhibited "$DIR/inhibit.log"' || true
   wait_for "the readers released" 10 'grep -q "background reading stops" "$DIR/nfcscand.log"' || true
   check "PausedReasons: reader-in-use" test "$(get_property PausedReasons)" = 'as 1 "reader-in-use"'
+  check "nfcscan status says so in plain words" test "$("$BUILD/nfcscan" status)" = "Background scanning is paused while the reader is in use."
+  check "nfcscan status --json gives the code" test "$("$BUILD/nfcscan" status --json)" = '{"running":true,"background_reading":false,"paused_reasons":["reader-in-use"]}'
+  check "nfcscan status in Chinese" test "$(LANG=zh_CN.UTF-8 "$BUILD/nfcscan" status)" = "读卡器正在使用中，后台扫描已暂停。"
   check "BackgroundReading false" test "$(get_property BackgroundReading)" = "b false"
   sleep 3   # the object arrives (at 6 s) while inhibited
   check "nothing offered while inhibited" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
@@ -531,6 +535,7 @@ scenario_inhibit() {
   wait_offer "the offer once released"
   check "the object still near the reader is offered after the release" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 1
   check "PausedReasons clear again" test "$(get_property PausedReasons)" = "as 0"
+  check "nfcscan status: on" test "$("$BUILD/nfcscan" status)" = "Background scanning is on."
   "$PY" "$SUPPORT/inhibit.py" --hold 0.5 --exit >"$DIR/inhibit2.log" 2>&1 || true
   wait_for "the release by exit" 10 'test "$(lines_matching "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log")" = 1' || true
   check "an app that ends releases its inhibitor" grep -q "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log"
