@@ -19,12 +19,15 @@ public actor Daemon {
         /// The program that opens web links when no desktop portal answers.
         public var linkOpener: String
         public var copy: any ScanCopyCatalog
+        /// The camera's device nodes (a glob); nil: the camera condition is off (kiosks, tests).
+        public var cameraDevices: String?
         /// The language of notifications, and of sessions that ask for none.
         public var language: ScanCopy.Language
 
         public init(readers: ReaderDirectory = .standard(), wantedReader: String? = nil, linkOpener: String = "xdg-open",
-                    language: ScanCopy.Language = .english) {
+                    language: ScanCopy.Language = .english, cameraDevices: String? = nil) {
             self.language = language
+            self.cameraDevices = cameraDevices
             let copy = ScanCopy.catalog(for: language)
             self.readers = readers
             self.wantedReader = wantedReader
@@ -43,6 +46,7 @@ public actor Daemon {
         case delivered(notification: UInt32, success: Bool, registration: HandlerRegistration?)
         case sessionTimedOut(Int)
         case inhibitorReleased(Int)
+        case cameraInUse(Bool)
     }
 
     /// An offer on screen, waiting for the person.
@@ -73,6 +77,8 @@ public actor Daemon {
     private var sessionTimers: [Int: Task<Void, Never>] = [:]
     private var inhibitors: [Int: Inhibitor] = [:]
     private var nextInhibitor = 1
+    private var camera: CameraWatch?
+    private var cameraInUse = false
 
     public init(bus: BusConnection, configuration: Configuration = .init(), logger: Logger) {
         self.bus = bus
@@ -96,6 +102,10 @@ public actor Daemon {
             sink.yield(.nameOwnerGone(name))
         })
         notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
+        if let pattern = configuration.cameraDevices {
+            camera = CameraWatch(pattern: pattern) { sink.yield(.cameraInUse($0)) }
+            if camera == nil { logger.notice("the camera cannot be watched (\(pattern)): its condition is unknown") }
+        }
         try bus.requestName(ScannerAPI.busName)
         startReading()
         logger.info("serving \(ScannerAPI.busName) on the session bus as \(bus.uniqueName)")
@@ -136,7 +146,7 @@ public actor Daemon {
     /// readers; it starts again when all is clear. Checked after every event, so a condition
     /// that starts is in force before the next object is handled.
     private func applyConditions() async {
-        let blocked = !inhibitors.isEmpty && sessions.active == nil
+        let blocked = (!inhibitors.isEmpty || cameraInUse) && sessions.active == nil
         if blocked, reading != nil {
             logger.info("background reading stops: the readers are released")
             await stopReading()
@@ -177,6 +187,9 @@ public actor Daemon {
                 logger.info("handler \(registration.id) of \(registration.appName) ended with its connection", metadata: ["owner": "\(name)"])
             }
         case .notification(let event): handle(event)
+        case .cameraInUse(let inUse):
+            cameraInUse = inUse
+            logger.info(inUse ? "a camera is in use" : "no camera is in use")
         case .inhibitorReleased(let id):
             if let inhibitor = inhibitors.removeValue(forKey: id) {
                 logger.info("inhibitor \(id) of \(inhibitor.who) released", metadata: ["owner": "\(inhibitor.owner)"])
@@ -489,6 +502,7 @@ public actor Daemon {
         var reasons: [ScannerAPI.PausedReason] = reading != nil && readers.isEmpty ? [.noReader] : []
         if sessions.active != nil { reasons.append(.scanSession) }
         if !inhibitors.isEmpty { reasons.append(.readerInUse) }
+        if cameraInUse { reasons.append(.camera) }
         guard reasons != pausedReasons else { return }
         pausedReasons = reasons
         logger.info(reasons.isEmpty ? "background reading is on" : "background reading is paused: \(reasons.map(\.rawValue))")

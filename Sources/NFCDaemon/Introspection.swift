@@ -40,7 +40,7 @@ enum Introspection {
     <property name="BackgroundReading" type="b" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>
-    <!-- Why background reading is paused: stable codes ("no-reader", "scan-session", "reader-in-use"). -->
+    <!-- Why background reading is paused: stable codes ("no-reader", "scan-session", "reader-in-use", "camera"). -->
     <property name="PausedReasons" type="as" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>

@@ -7,4 +7,6 @@ public enum BackgroundPause: String, CaseIterable, Hashable, Sendable {
     case scanSession = "scan-session"
     /// Another program uses the reader: an app holds an inhibitor (`Inhibit`).
     case readerInUse = "reader-in-use"
+    /// A camera is in use (a process has a video capture device open).
+    case camera
 }

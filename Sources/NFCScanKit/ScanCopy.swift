@@ -242,6 +242,7 @@ public struct EnglishScanCopy: ScanCopyCatalog {
         case .noReader: "Background scanning is paused until a reader is connected."
         case .scanSession: "Background scanning is paused while an app is scanning."
         case .readerInUse: "Background scanning is paused while the reader is in use."
+        case .camera: "Background scanning is paused while the camera is in use."
         }
     }
     public var backgroundPausedOther: String { "Background scanning is paused." }

@@ -95,6 +95,7 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
         case .noReader: "后台扫描已暂停，连接读卡器后将恢复。"
         case .scanSession: "有应用正在扫描，后台扫描已暂停。"
         case .readerInUse: "读卡器正在使用中，后台扫描已暂停。"
+        case .camera: "相机正在使用中，后台扫描已暂停。"
         }
     }
     public var backgroundPausedOther: String { "后台扫描已暂停。" }

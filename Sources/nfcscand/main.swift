@@ -36,6 +36,11 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         valueName: "name"))
     var reader: String?
 
+    @Option(name: .customLong("camera-devices"), help: ArgumentHelp(
+        "Pause background reading while any of these device nodes is open (a glob; \"\" turns the camera condition off).",
+        valueName: "glob"))
+    var cameraDevices = "/dev/video*"
+
     @Flag(name: .shortAndLong, help: "Log every step (debug level).")
     var verbose = false
 
@@ -55,7 +60,8 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             throw ExitCode(69)
         }
         let daemon = Daemon(bus: bus, configuration: .init(wantedReader: reader, linkOpener: linkOpener,
-                                                                 language: .preferred()), logger: logger)
+                                                                 language: .preferred(),
+                                                                 cameraDevices: cameraDevices.isEmpty ? nil : cameraDevices), logger: logger)
         do {
             try await daemon.start()
         } catch .nameTaken(let name) {

@@ -73,7 +73,7 @@ sim() { # ARGS...
 daemon() { # ARGS...
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 \
     PCSCLITE_CSOCK_NAME=/nonexistent/nfcscan-e2e/pcscd.comm \
-    "$NFCSCAND" --verbose "$@" >>"$DIR/nfcscand.log" 2>&1 &
+    "$NFCSCAND" --verbose --camera-devices "$DIR/video*" "$@" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
   wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
@@ -87,7 +87,7 @@ pcsc_daemon() { # SHELL-COMMAND
   pids+=($!)
   wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
   PCSC_SOCKET=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
-  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$NFCSCAND" --verbose >>"$DIR/nfcscand.log" 2>&1 &
+  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
   wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1'
@@ -542,7 +542,32 @@ scenario_inhibit() {
   finish
 }
 
-all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count inhibit)
+# The camera (issue 5): a process opening a (fixture) video device pauses background reading at
+# once, even with an object presented right after; closing it resumes, and the object still near
+# the reader is offered.
+scenario_camera() {
+  begin camera
+  : >"$DIR/video0"
+  sim --uri https://example.com/poster --after 6 --for 8
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  "$PY" -c 'import sys,time; f=open(sys.argv[1]); print("open", flush=True); time.sleep(float(sys.argv[2])); f.close(); print("closed", flush=True); time.sleep(0.5)' \
+    "$DIR/video0" 9 >"$DIR/camera.log" 2>&1 &
+  pids+=($!)
+  wait_for "the camera open" 10 'grep -q open "$DIR/camera.log"' || true
+  wait_for "the pause" 5 'test "$(get_property PausedReasons)" = "as 1 \"camera\""' || true
+  check "PausedReasons: camera" test "$(get_property PausedReasons)" = 'as 1 "camera"'
+  check "nfcscan status says so" test "$("$BUILD/nfcscan" status)" = "Background scanning is paused while the camera is in use."
+  sleep 4   # the object arrives (at 6 s) while the camera is open
+  check "nothing offered while the camera is in use" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
+  wait_for "the camera closed" 10 'grep -q closed "$DIR/camera.log"' || true
+  wait_offer "the offer once the camera is closed"
+  check "the object is offered after the camera closed" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 1
+  check "PausedReasons clear again" test "$(get_property PausedReasons)" = "as 0"
+  finish
+}
+
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count inhibit camera)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done

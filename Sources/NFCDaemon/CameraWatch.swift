@@ -1,0 +1,85 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// Whether a camera is in use: some process has a V4L2 capture device (`/dev/video*`) open.
+///
+/// Event-driven: inotify on the devices' directory reports every open and close of a matching
+/// node (and nodes coming and going); each one is confirmed by looking through `/proc/*/fd` for a
+/// descriptor pointing at a matching node, since a close does not say whether others still hold
+/// it. Processes whose descriptors this user may not read (other users') are not seen. The
+/// pattern is configurable so tests can point it at fixture files.
+final class CameraWatch: @unchecked Sendable {
+    /// The device nodes, as a glob: the directory part is watched, the name part matched.
+    let pattern: String
+    private let inotify: Int32
+    private let source: DispatchSourceRead
+    private let lock = NSLock()
+    private var inUse = false
+
+    /// Starts watching; `changed` is called (on a dispatch queue) with each new state. Nil when
+    /// inotify cannot watch the directory (it does not exist): the condition is then unknown.
+    init?(pattern: String, changed: @escaping @Sendable (Bool) -> Void) {
+        self.pattern = pattern
+        let directory = (pattern as NSString).deletingLastPathComponent
+        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard inotify >= 0 else { return nil }
+        let mask = UInt32(IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE | IN_CREATE | IN_DELETE)
+        guard inotify_add_watch(inotify, directory, mask) >= 0 else {
+            close(inotify)
+            return nil
+        }
+        source = DispatchSource.makeReadSource(fileDescriptor: inotify, queue: DispatchQueue(label: "nfcscand.camera"))
+        let inotify = inotify
+        source.setEventHandler { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var relevant = false
+            while true {
+                let count = read(inotify, &buffer, buffer.count)
+                if count <= 0 { break }
+                relevant = relevant || Self.namesMatch(buffer[0..<count], pattern: pattern)
+            }
+            guard relevant, let self else { return }
+            let now = Self.anyProcessHolds(pattern)
+            let previous = self.lock.withLock { () -> Bool in defer { self.inUse = now }; return self.inUse }
+            if now != previous { changed(now) }
+        }
+        source.setCancelHandler { close(inotify) }
+        inUse = Self.anyProcessHolds(pattern)
+        if inUse { changed(true) }
+        source.resume()
+    }
+
+    deinit { source.cancel() }
+
+    /// Whether any event in `events` (struct inotify_event records) names a matching node.
+    private static func namesMatch(_ events: ArraySlice<UInt8>, pattern: String) -> Bool {
+        let namePattern = (pattern as NSString).lastPathComponent
+        var offset = events.startIndex
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= events.endIndex {
+            let length = events[offset + 12..<offset + 16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+            let nameBytes = events[(offset + header)..<min(events.endIndex, offset + header + Int(length))]
+            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+            if name.isEmpty || fnmatch(namePattern, name, 0) == 0 { return true }
+            offset += header + Int(length)
+        }
+        return false
+    }
+
+    /// Whether some process (that this user may look at) has a matching node open.
+    static func anyProcessHolds(_ pattern: String) -> Bool {
+        let files = FileManager.default
+        guard let processes = try? files.contentsOfDirectory(atPath: "/proc") else { return false }
+        for pid in processes where pid.allSatisfy(\.isNumber) {
+            guard let descriptors = try? files.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { continue }
+            for descriptor in descriptors {
+                if let target = try? files.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
+                   fnmatch(pattern, target, 0) == 0 {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+}
