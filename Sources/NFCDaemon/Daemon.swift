@@ -126,11 +126,13 @@ public actor Daemon {
     private func stopReading() async {
         await reading?.stop()
         reading = nil
-        for (number, _) in readers.sorted(by: { $0.key < $1.key }) {
-            try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.objectManager, member: "InterfacesRemoved",
-                                [.objectPath(Self.readerPath(number)), .strings([ScannerAPI.readerInterface])])
-        }
+        for number in readers.keys.sorted() { announceRemoval(ofReader: number) }
         readers = [:]
+    }
+
+    private func announceRemoval(ofReader number: Int) {
+        try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.objectManager, member: "InterfacesRemoved",
+                            [.objectPath(Self.readerPath(number)), .strings([ScannerAPI.readerInterface])])
     }
 
     /// Handles events until ``stop()``.
@@ -161,8 +163,7 @@ public actor Daemon {
     public func stop() async {
         for session in sessions.all.reversed() { endSession(session.id, .terminated) }
         for inhibitor in inhibitors.values { inhibitor.cancel() }
-        await reading?.stop()
-        reading = nil
+        await stopReading()
         for task in deliveries { task.cancel() }
         for id in pending.keys { notifications?.close(id) }
         pending = [:]
@@ -199,12 +200,8 @@ public actor Daemon {
         case .reading(let event): await handle(event)
         case .delivered(let id, let success, let registration):
             deliveries.removeAll { $0.isCancelled }
-            if let notifications { notifications.close(id) }
-            if !success, let registration {
-                await show(composer.handlerFailed(registration), replacing: 0)
-            } else if !success {
-                await show(composer.browserFailed(), replacing: 0)
-            }
+            notifications?.close(id)
+            if !success { await show(registration.map(composer.handlerFailed) ?? composer.browserFailed(), replacing: 0) }
         }
     }
 
@@ -217,19 +214,15 @@ public actor Daemon {
             logger.info("using reader \(reader.name)", metadata: ["backend": "\(reader.backend.rawValue)"])
             try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.objectManager, member: "InterfacesAdded",
                                 [.objectPath(Self.readerPath(number)), readerInterfaces(reader)])
-            updatePaused()
         case .readerRemoved(let reader, let problem):
             guard let number = readers.first(where: { $0.value === reader })?.key else { return }
             readers[number] = nil
             logger.notice("reader \(reader.name) is gone\(problem.map { ": \($0)" } ?? "")")
-            try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.objectManager, member: "InterfacesRemoved",
-                                [.objectPath(Self.readerPath(number)), .strings([ScannerAPI.readerInterface])])
-            updatePaused()
+            announceRemoval(ofReader: number)
         case .failed(let failure):
             logger.warning("an object could not be read: \(failure)")
         case .ended(let error):
             logger.error("no reader is left and none can appear: \(error)")
-            updatePaused()
         case .scanned(let object):
             if let session = sessions.active { detected(object, by: session) } else { await offer(object) }
         }
@@ -261,15 +254,18 @@ public actor Daemon {
 
     // MARK: Offers
 
-    private func offer(_ object: ScannedObject) async {
-        let report: ReportValue
+    /// The object's report, or nil (logged) when its content does not decode.
+    private func report(of object: ScannedObject) -> ReportValue? {
         do {
-            report = try object.report()
+            return try object.report()
         } catch {
             logger.warning("an object's content could not be decoded: \(error)", metadata: ["reader": "\(object.readerName)"])
-            return
+            return nil
         }
-        guard pausedReasons.isEmpty else { return }
+    }
+
+    private func offer(_ object: ScannedObject) async {
+        guard pausedReasons.isEmpty, let report = report(of: object) else { return }
         guard let offer = registry.offer(for: report) else {
             logger.info("an object was read; no app asked for what it holds", metadata: ["uid": "\(ScannedObject.hex(object.identifier))"])
             return
@@ -337,8 +333,10 @@ public actor Daemon {
 
     // MARK: In-app scan sessions
 
-    private func copy(for session: ScanSessionQueue.Session) -> any ScanCopyCatalog {
-        ScanCopy.catalog(for: session.options.language ?? configuration.language, object: session.options.object)
+    private func copy(for session: ScanSessionQueue.Session) -> any ScanCopyCatalog { copy(for: session.options) }
+
+    private func copy(for options: ScanSessionOptions) -> any ScanCopyCatalog {
+        ScanCopy.catalog(for: options.language ?? configuration.language, object: options.object)
     }
 
     private func startSession(_ call: BusMethodCall) {
@@ -350,8 +348,7 @@ public actor Daemon {
             return call.fail(ScannerAPI.ErrorName.invalidArgs, error.description)
         }
         if let alert = options.alertMessage { warnAboutCopy(alert, from: call.sender) }
-        let alert = options.alertMessage
-            ?? ScanCopy.catalog(for: options.language ?? configuration.language, object: options.object).firstPrompt
+        let alert = options.alertMessage ?? copy(for: options).firstPrompt
         guard let (session, activated) = sessions.start(owner: call.sender, options: options, alertMessage: alert) else {
             return call.fail(ScannerAPI.ErrorName.systemBusy,
                              "\(ScanSessionQueue.maximumWaiting) scan sessions are waiting already; try again later")
@@ -381,7 +378,6 @@ public actor Daemon {
             if !Task.isCancelled { sink.yield(.sessionTimedOut(id)) }
         }
         sessionChanged(session, ["State": .string("active")])
-        updatePaused()
     }
 
     /// Ends session `id` with `reason`, telling its app (unless it is gone), and activates the
@@ -390,24 +386,15 @@ public actor Daemon {
         guard let (ended, next) = sessions.end(id) else { return }
         sessionTimers.removeValue(forKey: id)?.cancel()
         if notify {
-            try? bus.emitSignal(path: ended.path, interface: ScannerAPI.sessionInterface, member: "Invalidated",
-                                [.string(reason.rawValue), .string(message)], destination: ended.owner)
+            signal(ended, ScannerAPI.sessionInterface, "Invalidated", [.string(reason.rawValue), .string(message)])
         }
         logger.info("scan session \(id) ended: \(reason.rawValue)", metadata: ["reads": "\(ended.reads)"])
         if let next { activate(next) }
-        updatePaused()
     }
 
     private func detected(_ object: ScannedObject, by session: ScanSessionQueue.Session) {
-        let report: ReportValue
-        do {
-            report = try object.report()
-        } catch {
-            logger.warning("an object's content could not be decoded: \(error)", metadata: ["session": "\(session.id)"])
-            return
-        }
-        try? bus.emitSignal(path: session.path, interface: ScannerAPI.sessionInterface, member: "Detected",
-                            [report.busValue], destination: session.owner)
+        guard let report = report(of: object) else { return }
+        signal(session, ScannerAPI.sessionInterface, "Detected", [report.busValue])
         sessions.update(session.id) { $0.reads += 1 }
         guard session.options.multiple else { return endSession(session.id, .firstRead) }
         let later = copy(for: session).laterPrompt
@@ -416,8 +403,12 @@ public actor Daemon {
     }
 
     private func sessionChanged(_ session: ScanSessionQueue.Session, _ changed: [String: DBusValue]) {
-        try? bus.emitSignal(path: session.path, interface: ScannerAPI.properties, member: "PropertiesChanged",
-                            [.string(ScannerAPI.sessionInterface), .vardict(changed), .strings([])], destination: session.owner)
+        signal(session, ScannerAPI.properties, "PropertiesChanged", [.string(ScannerAPI.sessionInterface), .vardict(changed), .strings([])])
+    }
+
+    /// A signal from `session`'s object to its app alone (unicast: no other app may see it).
+    private func signal(_ session: ScanSessionQueue.Session, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
+        try? bus.emitSignal(path: session.path, interface: interface, member: member, arguments, destination: session.owner)
     }
 
     private func sessionProperties(_ session: ScanSessionQueue.Session) -> [String: DBusValue] {
