@@ -94,6 +94,10 @@ pcsc_daemon() { # SHELL-COMMAND
   wait_for "the vpcd reader in use" 15 'grep -q "using reader" "$DIR/nfcscand.log"'
 }
 
+# Two badges held near the vpcd reader one after the other (a link, then a text), for pcsc_daemon.
+TWO_BADGES="'$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 && sleep 2 &&
+  '$NFCSIM' vpcd --text 'Second badge' --for 2"
+
 app() { # NAME ARGS... : a test app; waits until it registered
   local name=$1; shift
   "$PY" "$SUPPORT/test_handler_app.py" --app-name "$name" --record "$DIR/app-$name.jsonl" "$@" \
@@ -430,9 +434,7 @@ scenario_session_queue() {
 # near the reader." after the first read; the app ends the session with Invalidate.
 scenario_session_multiple() {
   begin session-multiple
-  pcsc_daemon "
-    '$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 && sleep 2 &&
-    '$NFCSIM' vpcd --text 'Second badge' --for 2"
+  pcsc_daemon "$TWO_BADGES"
   session_client many --object badge --multiple --invalidate-after 2 --invalidate-message "Thanks, both badges are in."
   wait_for "the session's end" 25 'grep -q invalidated "$DIR/session-many.jsonl"' || true
   check "detected, prompt changed, detected, ended" \
@@ -493,9 +495,7 @@ scenario_session_restart() {
 # badge near the reader." and both objects are printed; nfcscan interrupted ends its session.
 scenario_nfcscan_count() {
   begin nfcscan-count
-  pcsc_daemon "
-    '$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 && sleep 2 &&
-    '$NFCSIM' vpcd --text 'Second badge' --for 2"
+  pcsc_daemon "$TWO_BADGES"
   local status=0
   PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$BUILD/nfcscan" --object badge --count 2 --timeout 30 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
   check "nfcscan --count 2 exits 0" test "$status" = 0
