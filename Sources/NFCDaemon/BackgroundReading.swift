@@ -13,6 +13,8 @@ final class BackgroundReading: Sendable {
         case readerRemoved(any Reader, String?)
         case scanned(ScannedObject)
         case failed(ScanFailure)
+        /// The readers present at the start are open (each announced before): later ones are hotplug.
+        case opened
         /// No reader is left and none can appear: reading has ended.
         case ended(ReaderError)
     }
@@ -27,6 +29,7 @@ final class BackgroundReading: Sendable {
                                       added: { events(.readerAdded($0)) },
                                       removed: { events(.readerRemoved($0, $1.map { "\($0)" })) })
             for reader in opened { events(.readerAdded(reader)) }
+            events(.opened)
             while !Task.isCancelled {
                 do throws(ScanFailure) {
                     let object = try await session.next(timeout: nil)

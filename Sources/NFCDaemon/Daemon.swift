@@ -19,15 +19,25 @@ public actor Daemon {
         /// The program that opens web links when no desktop portal answers.
         public var linkOpener: String
         public var copy: any ScanCopyCatalog
-        /// The camera's device nodes (a glob); nil: the camera condition is off (kiosks, tests).
+        /// The camera's device nodes (a glob); nil: no camera source (the condition is unknown).
         public var cameraDevices: String?
+        /// The kernel's radio switches (`/dev/rfkill`); nil: no rfkill source.
+        public var rfkillDevice: String?
+        /// Where "unlocked since boot" is remembered ($XDG_RUNTIME_DIR); nil: locked-after-restart is unknown.
+        public var runtimeDirectory: String?
+        /// System conditions that never pause background reading here (the configuration file: kiosks).
+        public var ignoredConditions: Set<BackgroundPause>
         /// The language of notifications, and of sessions that ask for none.
         public var language: ScanCopy.Language
 
         public init(readers: ReaderDirectory = .standard(), wantedReader: String? = nil, linkOpener: String = "xdg-open",
-                    language: ScanCopy.Language = .english, cameraDevices: String? = nil) {
+                    language: ScanCopy.Language = .english, cameraDevices: String? = nil, rfkillDevice: String? = nil,
+                    runtimeDirectory: String? = nil, ignoredConditions: Set<BackgroundPause> = []) {
             self.language = language
             self.cameraDevices = cameraDevices
+            self.rfkillDevice = rfkillDevice
+            self.runtimeDirectory = runtimeDirectory
+            self.ignoredConditions = ignoredConditions
             let copy = ScanCopy.catalog(for: language)
             self.readers = readers
             self.wantedReader = wantedReader
@@ -46,7 +56,8 @@ public actor Daemon {
         case delivered(notification: UInt32, success: Bool, registration: HandlerRegistration?)
         case sessionTimedOut(Int)
         case inhibitorReleased(Int)
-        case cameraInUse(Bool)
+        /// What a condition source says now (nil: it cannot tell).
+        case condition(ConditionSource, holds: Bool?)
     }
 
     /// An offer on screen, waiting for the person.
@@ -56,6 +67,8 @@ public actor Daemon {
     }
 
     private let bus: BusConnection
+    /// The system bus (logind, NetworkManager); nil when there is none: their conditions are unknown.
+    private let systemBus: BusConnection?
     private let configuration: Configuration
     private let logger: Logger
     private let composer: NotificationComposer
@@ -69,6 +82,8 @@ public actor Daemon {
     private var readers: [Int: any Reader] = [:]
     private var nextReaderNumber = 1
     private var pausedReasons: [ScannerAPI.PausedReason] = [.noReader]
+    /// The system conditions' states as last announced (the `Conditions` property).
+    private var announcedConditions: [BackgroundPause: ConditionState] = [:]
     private var notifications: NotificationServer?
     private var reading: BackgroundReading?
     private var subscriptions: [BusSubscription] = []
@@ -77,11 +92,17 @@ public actor Daemon {
     private var sessionTimers: [Int: Task<Void, Never>] = [:]
     private var inhibitors: [Int: Inhibitor] = [:]
     private var nextInhibitor = 1
-    private var camera: CameraWatch?
-    private var cameraInUse = false
+    private var board: ConditionBoard
+    /// The condition sources, kept alive while the daemon runs.
+    private var watches: [any Sendable] = []
+    /// Whether background reading has opened the readers present when it started (until then,
+    /// no reader does not yet mean none).
+    private var readersOpened = false
 
-    public init(bus: BusConnection, configuration: Configuration = .init(), logger: Logger) {
+    public init(bus: BusConnection, systemBus: BusConnection? = nil, configuration: Configuration = .init(), logger: Logger) {
         self.bus = bus
+        self.systemBus = systemBus
+        board = ConditionBoard(ignored: configuration.ignoredConditions)
         self.configuration = configuration
         self.logger = logger
         composer = NotificationComposer(copy: configuration.copy)
@@ -102,16 +123,67 @@ public actor Daemon {
             sink.yield(.nameOwnerGone(name))
         })
         notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
-        if let pattern = configuration.cameraDevices {
-            camera = CameraWatch(pattern: pattern) { sink.yield(.cameraInUse($0)) }
-            if camera == nil { logger.notice("the camera cannot be watched (\(pattern)): its condition is unknown") }
-        }
+        watchConditions()
         try bus.requestName(ScannerAPI.busName)
         startReading()
         logger.info("serving \(ScannerAPI.busName) on the session bus as \(bus.uniqueName)")
     }
 
+    /// Starts every source of a system condition the configuration does not switch off. A source
+    /// this machine lacks is logged and leaves its condition unknown; none is fatal.
+    private func watchConditions() {
+        let sink = eventSink
+        let ignored = board.ignored
+        @Sendable func report(_ source: ConditionSource, _ holds: Bool?) { sink.yield(.condition(source, holds: holds)) }
+        func wanted(_ condition: BackgroundPause) -> Bool { !ignored.contains(condition) }
+        func absent(_ source: ConditionSource, _ why: String) {
+            logger.notice("\(source.rawValue) cannot be watched (\(why)): it does not pause background reading")
+        }
+        if wanted(.camera), let pattern = configuration.cameraDevices {
+            if let watch = CameraWatch(pattern: pattern, changed: { report(.camera, $0) }) { watches.append(watch) } else { absent(.camera, pattern) }
+        }
+        if wanted(.airplaneMode), let device = configuration.rfkillDevice {
+            if let watch = RfkillWatch(path: device, changed: { report(.rfkill, $0) }) { watches.append(watch) } else { absent(.rfkill, device) }
+        }
+        if let systemBus {
+            if wanted(.airplaneMode) {
+                do {
+                    let watch = try BusPropertyWatch(bus: systemBus, service: "org.freedesktop.NetworkManager",
+                                                     path: "/org/freedesktop/NetworkManager",
+                                                     interface: "org.freedesktop.NetworkManager") { report(.networkManager, $0.flatMap(Daemon.radiosOff)) }
+                    watches.append(watch)
+                } catch { absent(.networkManager, "\(error)") }
+            }
+            if wanted(.lockedAfterRestart) || wanted(.screenOff) {
+                let marker = UnlockMarker(runtimeDirectory: configuration.runtimeDirectory)
+                if marker == nil { absent(.logindLock, "no runtime directory to remember an unlock in") }
+                let watchLock = wanted(.lockedAfterRestart), watchIdle = wanted(.screenOff)
+                let locked: @Sendable (Bool?) -> Void = { if watchLock { report(.logindLock, $0) } }
+                let idle: @Sendable (Bool?) -> Void = { if watchIdle { report(.logindIdle, $0) } }
+                do {
+                    let watch = try LoginSessionWatch(bus: systemBus, marker: marker, lockedAfterRestart: locked, idle: idle)
+                    watches.append(watch)
+                } catch { absent(.logindLock, "\(error)") }
+            }
+        } else {
+            logger.notice("no system bus: logind and NetworkManager cannot be watched")
+        }
+        if wanted(.screenOff) {
+            do { watches.append(try ScreenSaverWatch(bus: bus, changed: { report(.screenSaver, $0) })) } catch { absent(.screenSaver, "\(error)") }
+        }
+    }
+
+    /// NetworkManager's airplane mode: Wi-Fi off (by software or switch) and mobile radios off,
+    /// what `nmcli radio all off` and the desktops' airplane-mode switches leave.
+    static func radiosOff(_ properties: [String: DBusValue]) -> Bool? {
+        guard let wifi = properties["WirelessEnabled"]?.boolValue else { return nil }
+        let wifiOff = !wifi || properties["WirelessHardwareEnabled"]?.boolValue == false
+        let wwanOff = properties["WwanEnabled"]?.boolValue == false || properties["WwanHardwareEnabled"]?.boolValue == false
+        return wifiOff && wwanOff
+    }
+
     private func startReading() {
+        readersOpened = false
         let sink = eventSink
         reading = BackgroundReading(directory: configuration.readers, wanted: configuration.wantedReader) { sink.yield(.reading($0)) }
     }
@@ -147,8 +219,14 @@ public actor Daemon {
     /// and nothing wakes up) while a condition asks for it and no scan session needs the
     /// readers; it starts again when all is clear. Checked after every event, so a condition
     /// that starts is in force before the next object is handled.
+    /// Airplane mode stops sessions too: the radios are off for every use.
     private func applyConditions() async {
-        let blocked = (!inhibitors.isEmpty || cameraInUse) && sessions.active == nil
+        if board.holds(.airplaneMode) {
+            for session in sessions.all.reversed() {
+                endSession(session.id, .radioDisabled, message: copy(for: session).radioDisabled)
+            }
+        }
+        let blocked = (!inhibitors.isEmpty || !board.holding.isEmpty) && sessions.active == nil
         if blocked, reading != nil {
             logger.info("background reading stops: the readers are released")
             await stopReading()
@@ -188,9 +266,11 @@ public actor Daemon {
                 logger.info("handler \(registration.id) of \(registration.appName) ended with its connection", metadata: ["owner": "\(name)"])
             }
         case .notification(let event): handle(event)
-        case .cameraInUse(let inUse):
-            cameraInUse = inUse
-            logger.info(inUse ? "a camera is in use" : "no camera is in use")
+        case .condition(let source, let holds):
+            if board.record(source, holds: holds) {
+                let condition = source.condition
+                logger.info("\(condition.rawValue): \(board.state(of: condition).rawValue)", metadata: ["source": "\(source.rawValue)"])
+            }
         case .inhibitorReleased(let id):
             if let inhibitor = inhibitors.removeValue(forKey: id) {
                 logger.info("inhibitor \(id) of \(inhibitor.who) released", metadata: ["owner": "\(inhibitor.owner)"])
@@ -221,8 +301,12 @@ public actor Daemon {
             announceRemoval(ofReader: number)
         case .failed(let failure):
             logger.warning("an object could not be read: \(failure)")
+        case .opened:
+            readersOpened = true
+            if readers.isEmpty, let session = sessions.active { endSession(session.id, .unavailable, message: copy(for: session).noReader) }
         case .ended(let error):
             logger.error("no reader is left and none can appear: \(error)")
+            if let session = sessions.active { endSession(session.id, .unavailable, message: copy(for: session).noReader) }
         case .scanned(let object):
             if let session = sessions.active { detected(object, by: session) } else { await offer(object) }
         }
@@ -347,6 +431,9 @@ public actor Daemon {
         do { options = try ScanSessionOptions(values) } catch {
             return call.fail(ScannerAPI.ErrorName.invalidArgs, error.description)
         }
+        guard !board.holds(.airplaneMode) else {
+            return call.fail(ScannerAPI.ErrorName.radioDisabled, "airplane mode is on: the radios are off until it ends")
+        }
         if let alert = options.alertMessage { warnAboutCopy(alert, from: call.sender) }
         let alert = options.alertMessage ?? copy(for: options).firstPrompt
         guard let (session, activated) = sessions.start(owner: call.sender, options: options, alertMessage: alert) else {
@@ -368,8 +455,10 @@ public actor Daemon {
                        metadata: ["owner": "\(owner)", "alert": "\(text)"])
     }
 
+    /// With no reader open yet the session waits for background reading's first look (or, when a
+    /// condition closed the readers, for them to open again), which ends it if none is found.
     private func activate(_ session: ScanSessionQueue.Session) {
-        guard !readers.isEmpty else {
+        guard !readers.isEmpty || !readersOpened || reading == nil else {
             return endSession(session.id, .unavailable, message: copy(for: session).noReader)
         }
         let sink = eventSink, id = session.id, timeout = session.options.timeout
@@ -493,20 +582,31 @@ public actor Daemon {
         var reasons: [ScannerAPI.PausedReason] = reading != nil && readers.isEmpty ? [.noReader] : []
         if sessions.active != nil { reasons.append(.scanSession) }
         if !inhibitors.isEmpty { reasons.append(.readerInUse) }
-        if cameraInUse { reasons.append(.camera) }
-        guard reasons != pausedReasons else { return }
+        reasons += board.holding
+        let conditions = board.states
+        guard reasons != pausedReasons || conditions != announcedConditions else { return }
+        var changed: [String: DBusValue] = ["Conditions": conditionsValue(conditions)]
+        if reasons != pausedReasons {
+            logger.info(reasons.isEmpty ? "background reading is on" : "background reading is paused: \(reasons.map(\.rawValue))")
+            changed["BackgroundReading"] = .boolean(reasons.isEmpty)
+            changed["PausedReasons"] = .strings(reasons.map(\.rawValue))
+        }
         pausedReasons = reasons
-        logger.info(reasons.isEmpty ? "background reading is on" : "background reading is paused: \(reasons.map(\.rawValue))")
-        try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.properties, member: "PropertiesChanged", [
-            .string(ScannerAPI.interface),
-            .vardict(["BackgroundReading": .boolean(reasons.isEmpty), "PausedReasons": .strings(reasons.map(\.rawValue))]),
-            .strings([]),
-        ])
+        announcedConditions = conditions
+        try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.properties, member: "PropertiesChanged",
+                            [.string(ScannerAPI.interface), .vardict(changed), .strings([])])
+    }
+
+    private func conditionsValue(_ conditions: [BackgroundPause: ConditionState]) -> DBusValue {
+        .dictionary(keySignature: "s", valueSignature: "s", conditions.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+            DBusDictEntry(.string($0.key.rawValue), .string($0.value.rawValue))
+        })
     }
 
     var scannerProperties: [String: DBusValue] {
         ["BackgroundReading": .boolean(pausedReasons.isEmpty),
          "PausedReasons": .strings(pausedReasons.map(\.rawValue)),
+         "Conditions": conditionsValue(announcedConditions),
          "Version": .string(ScannerAPI.version)]
     }
 

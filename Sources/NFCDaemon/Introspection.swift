@@ -40,8 +40,14 @@ enum Introspection {
     <property name="BackgroundReading" type="b" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>
-    <!-- Why background reading is paused: stable codes ("no-reader", "scan-session", "reader-in-use", "camera"). -->
+    <!-- Why background reading is paused: stable codes ("no-reader", "scan-session", "reader-in-use", "camera",
+         "airplane-mode", "locked-after-restart", "screen-off"). -->
     <property name="PausedReasons" type="as" access="read">
+      <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
+    </property>
+    <!-- Each system condition ("camera", "airplane-mode", "locked-after-restart", "screen-off") and what is
+         known of it: "clear", "holds", "unknown" (no source on this machine) or "ignored" (configuration). -->
+    <property name="Conditions" type="a{ss}" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>
     <property name="Version" type="s" access="read">

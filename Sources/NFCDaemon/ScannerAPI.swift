@@ -24,6 +24,8 @@ public enum ScannerAPI {
         public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
         /// StartScanSession: too many sessions are waiting already.
         public static let systemBusy = "org.nfcscan.Error.SystemBusy"
+        /// StartScanSession: airplane mode is on (the radios are off).
+        public static let radioDisabled = "org.nfcscan.Error.RadioDisabled"
     }
 
     /// Stable codes of `PausedReasons` (NFCScanKit.BackgroundPause, which nfcscan status explains).

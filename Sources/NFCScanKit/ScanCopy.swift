@@ -89,6 +89,12 @@ public protocol ScanCopyCatalog: Sendable {
     var backgroundPausedOther: String { get }
     /// The background service (nfcscand) is not running.
     var backgroundServiceOff: String { get }
+    /// This computer cannot tell whether `condition` holds, so it never pauses scanning.
+    func backgroundUnchecked(_ condition: BackgroundPause) -> String
+    /// The configuration keeps scanning on while `condition` holds (a kiosk).
+    func backgroundIgnoring(_ condition: BackgroundPause) -> String
+    /// A scan cannot start, or stops, because airplane mode turned the radios off.
+    var radioDisabled: String { get }
 }
 
 public enum ScanCopy {
@@ -151,7 +157,12 @@ public enum ScanCopy {
             ("backgroundOn", copy.backgroundOn, true),
             ("backgroundPausedOther", copy.backgroundPausedOther, true),
             ("backgroundServiceOff", copy.backgroundServiceOff, true),
-        ] + BackgroundPause.allCases.map { ("backgroundPaused.\($0.rawValue)", copy.backgroundPaused($0), true) } + OfferedContent.allCases.flatMap { content in
+            ("radioDisabled", copy.radioDisabled, true),
+        ] + BackgroundPause.allCases.map { ("backgroundPaused.\($0.rawValue)", copy.backgroundPaused($0), true) }
+          + BackgroundPause.systemConditions.flatMap { condition in
+            [("backgroundUnchecked.\(condition.rawValue)", copy.backgroundUnchecked(condition), true),
+             ("backgroundIgnoring.\(condition.rawValue)", copy.backgroundIgnoring(condition), true)]
+        } + OfferedContent.allCases.flatMap { content in
             [("notificationOpen.\(content)", copy.notificationOpen(content, in: sample), true),
              ("notificationHolds.\(content)", copy.notificationHolds(content, sample), true)]
         }
@@ -243,8 +254,30 @@ public struct EnglishScanCopy: ScanCopyCatalog {
         case .scanSession: "Background scanning is paused while an app is scanning."
         case .readerInUse: "Background scanning is paused while the reader is in use."
         case .camera: "Background scanning is paused while the camera is in use."
+        case .airplaneMode: "Background scanning is paused while airplane mode is on."
+        case .lockedAfterRestart: "Background scanning is paused until you unlock the computer."
+        case .screenOff: "Background scanning is paused while the screen is off."
         }
     }
     public var backgroundPausedOther: String { "Background scanning is paused." }
     public var backgroundServiceOff: String { "Background scanning is off: its service isn't running." }
+    public func backgroundUnchecked(_ condition: BackgroundPause) -> String {
+        switch condition {
+        case .camera: "The camera can't be checked, so it won't pause scanning."
+        case .airplaneMode: "Airplane mode can't be checked, so it won't pause scanning."
+        case .lockedAfterRestart: "The lock can't be checked, so it won't pause scanning."
+        case .screenOff: "The screen can't be checked, so it won't pause scanning."
+        case .noReader, .scanSession, .readerInUse: "Background scanning can't check everything it should."
+        }
+    }
+    public func backgroundIgnoring(_ condition: BackgroundPause) -> String {
+        switch condition {
+        case .camera: "Set to keep scanning while the camera is in use."
+        case .airplaneMode: "Set to keep scanning while airplane mode is on."
+        case .lockedAfterRestart: "Set to keep scanning while locked after a restart."
+        case .screenOff: "Set to keep scanning while the screen is off."
+        case .noReader, .scanSession, .readerInUse: "Set to keep scanning in more situations."
+        }
+    }
+    public var radioDisabled: String { "Scanning is off while airplane mode is on." }
 }

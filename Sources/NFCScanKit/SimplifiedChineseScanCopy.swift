@@ -96,8 +96,30 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
         case .scanSession: "有应用正在扫描，后台扫描已暂停。"
         case .readerInUse: "读卡器正在使用中，后台扫描已暂停。"
         case .camera: "相机正在使用中，后台扫描已暂停。"
+        case .airplaneMode: "飞行模式已开启，后台扫描已暂停。"
+        case .lockedAfterRestart: "重启后尚未解锁电脑，后台扫描已暂停。"
+        case .screenOff: "屏幕已关闭，后台扫描已暂停。"
         }
     }
     public var backgroundPausedOther: String { "后台扫描已暂停。" }
     public var backgroundServiceOff: String { "后台扫描已关闭：后台服务未运行。" }
+    public func backgroundUnchecked(_ condition: BackgroundPause) -> String {
+        switch condition {
+        case .camera: "无法检测相机状态，它不会暂停扫描。"
+        case .airplaneMode: "无法检测飞行模式，它不会暂停扫描。"
+        case .lockedAfterRestart: "无法检测锁定状态，它不会暂停扫描。"
+        case .screenOff: "无法检测屏幕状态，它不会暂停扫描。"
+        case .noReader, .scanSession, .readerInUse: "后台扫描无法检测所有情况。"
+        }
+    }
+    public func backgroundIgnoring(_ condition: BackgroundPause) -> String {
+        switch condition {
+        case .camera: "已设置为相机使用时继续扫描。"
+        case .airplaneMode: "已设置为飞行模式下继续扫描。"
+        case .lockedAfterRestart: "已设置为重启后锁定时继续扫描。"
+        case .screenOff: "已设置为屏幕关闭时继续扫描。"
+        case .noReader, .scanSession, .readerInUse: "已设置为在更多情况下继续扫描。"
+        }
+    }
+    public var radioDisabled: String { "飞行模式已开启，无法扫描。" }
 }

@@ -22,6 +22,9 @@ extension ScanCommand {
             do {
                 session = try await DaemonScanSession.start(
                     .init(object: object, multiple: wanted > 1, timeout: seconds, language: language), on: bus)
+            } catch .remote(name: "org.nfcscan.Error.RadioDisabled", let message) {
+                report(copy.radioDisabled, detail: "nfcscand refused the scan session: \(message)")
+                return ExitStatus.noReader
             } catch {
                 report(copy.readerBusy, detail: "nfcscand refused the scan session: \(error)")
                 return ExitStatus.readerBusy
@@ -46,6 +49,9 @@ extension ScanCommand {
                     case "timeout":
                         report(message.isEmpty ? copy.timedOut : message, detail: "the scan session timed out")
                         return ExitStatus.timedOut
+                    case "radio-disabled":
+                        report(message.isEmpty ? copy.radioDisabled : message, detail: "airplane mode ended the scan session")
+                        return ExitStatus.noReader
                     case "unavailable":
                         report(message.isEmpty ? copy.noReader : message, detail: "nfcscand has no reader")
                         return ExitStatus.noReader

@@ -22,12 +22,23 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             It is meant to run as a systemd user service: systemctl --user enable --now nfcscand
             Logs go to the journal under systemd (journalctl --user -u nfcscand), else to stderr.
 
-            Environment: DBUS_SESSION_BUS_ADDRESS (the session bus), LIBNFC_DEVICE and \
-            PCSCLITE_CSOCK_NAME (which readers), BROWSER (read by xdg-open when no desktop portal \
-            runs).
+            Background reading pauses while an app scans, another program uses the reader, a \
+            camera is in use, airplane mode is on, the session is locked since the computer \
+            started, or the screen is off (Docs/conditions.md); `nfcscan status` says which. \
+            Sources it cannot reach (no logind, no rfkill) leave their condition unknown. A kiosk \
+            can switch conditions off in the configuration file:
+
+              ~/.config/nfcscan/nfcscand.conf
+              [background]
+              ignore = screen-off, locked-after-restart
+
+            Environment: DBUS_SESSION_BUS_ADDRESS and DBUS_SYSTEM_BUS_ADDRESS (the buses), \
+            LIBNFC_DEVICE and PCSCLITE_CSOCK_NAME (which readers), XDG_CONFIG_HOME (the \
+            configuration), XDG_RUNTIME_DIR (where an unlock since boot is remembered), BROWSER \
+            (read by xdg-open when no desktop portal runs).
 
             Exit statuses: 0 stopped by SIGTERM/SIGINT, 64 usage error, 69 no session bus, \
-            75 another nfcscand owns org.nfcscan.Scanner1.
+            75 another nfcscand owns org.nfcscan.Scanner1, 78 a mistake in the configuration file.
             """,
         version: "nfcscand \(ScannerAPI.version)")
 
@@ -40,6 +51,14 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         "Pause background reading while any of these device nodes is open (a glob; \"\" turns the camera condition off).",
         valueName: "glob"))
     var cameraDevices = "/dev/video*"
+
+    @Option(name: .customLong("rfkill-device"), help: ArgumentHelp(
+        "Pause background reading (and scans) while every radio this device reports is blocked: airplane mode (\"\" turns the rfkill source off).",
+        valueName: "path"))
+    var rfkillDevice = "/dev/rfkill"
+
+    @Option(help: ArgumentHelp("The configuration file (default: $XDG_CONFIG_HOME/nfcscan/nfcscand.conf).", valueName: "path"))
+    var config: String?
 
     @Flag(name: .shortAndLong, help: "Log every step (debug level).")
     var verbose = false
@@ -59,9 +78,26 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             logger.error("\(error); nfcscand needs the desktop session's bus (DBUS_SESSION_BUS_ADDRESS)")
             throw ExitCode(69)
         }
-        let daemon = Daemon(bus: bus, configuration: .init(wantedReader: reader, linkOpener: linkOpener,
-                                                                 language: .preferred(),
-                                                                 cameraDevices: cameraDevices.isEmpty ? nil : cameraDevices), logger: logger)
+        let settingsPath = config ?? DaemonSettings.defaultPath()
+        let settings: DaemonSettings
+        do {
+            settings = try DaemonSettings.load(from: settingsPath)
+        } catch {
+            logger.error("\(error); fix the file or move it away, then start nfcscand again")
+            throw ExitCode(78)
+        }
+        if !settings.ignoredConditions.isEmpty {
+            logger.notice("\(settingsPath): never pausing for \(settings.ignoredConditions.map(\.rawValue).sorted())")
+        }
+        // Without a system bus (containers, some test rigs) logind's and NetworkManager's conditions are unknown.
+        let systemBus = try? BusConnection.system()
+        let daemon = Daemon(bus: bus, systemBus: systemBus,
+                            configuration: .init(wantedReader: reader, linkOpener: linkOpener, language: .preferred(),
+                                                 cameraDevices: cameraDevices.isEmpty ? nil : cameraDevices,
+                                                 rfkillDevice: rfkillDevice.isEmpty ? nil : rfkillDevice,
+                                                 runtimeDirectory: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"],
+                                                 ignoredConditions: settings.ignoredConditions),
+                            logger: logger)
         do {
             try await daemon.start()
         } catch .nameTaken(let name) {
@@ -71,7 +107,7 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             logger.error("cannot serve the D-Bus API: \(error)")
             throw ExitCode(69)
         }
-        let service = DaemonService(daemon: daemon, bus: bus, logger: logger)
+        let service = DaemonService(daemon: daemon, bus: bus, systemBus: systemBus, logger: logger)
         let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
     }
@@ -82,6 +118,7 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
 struct DaemonService: Service {
     let daemon: Daemon
     let bus: BusConnection
+    let systemBus: BusConnection?
     let logger: Logger
 
     func run() async throws {
@@ -105,5 +142,6 @@ struct DaemonService: Service {
         }
         watchdog?.cancel()
         bus.close()
+        systemBus?.close()
     }
 }

@@ -1,0 +1,107 @@
+import Foundation
+import Systemd
+
+/// The person's login session as logind (org.freedesktop.login1, system bus) tells it: whether it
+/// is locked and has not been unlocked since the computer started (`LockedHint`, plus
+/// ``UnlockMarker``), and whether it is idle (`IdleHint`: the screen blanked).
+///
+/// The session is the user's display session (`User.Display`), else their first. Both reports
+/// are nil while logind or the session cannot be reached; the lookup is made again whenever
+/// logind (re)appears.
+final class LoginSessionWatch: Sendable {
+    static let service = "org.freedesktop.login1"
+    private let state = LockedValue<(owner: BusSubscription?, session: BusPropertyWatch?)>((nil, nil))
+
+    init(bus: BusConnection, marker: UnlockMarker?,
+         lockedAfterRestart: @escaping @Sendable (Bool?) -> Void, idle: @escaping @Sendable (Bool?) -> Void) throws(BusError) {
+        let state = state
+        let report: @Sendable ([String: DBusValue]?) -> Void = { properties in
+            guard let properties else { lockedAfterRestart(nil); idle(nil); return }
+            let locked = properties["LockedHint"]?.boolValue
+            if locked == false { marker?.record() }
+            // Without a runtime directory "since boot" cannot be told: unknown, not a pause.
+            lockedAfterRestart(marker.flatMap { marker in locked.map { $0 && !marker.isPresent } })
+            idle(properties["IdleHint"]?.boolValue)
+        }
+        let lookUp: @Sendable () -> Void = {
+            Task {
+                guard let path = await Self.sessionPath(on: bus) else { return report(nil) }
+                let watch = try? BusPropertyWatch(bus: bus, service: Self.service, path: path,
+                                                  interface: "org.freedesktop.login1.Session", changed: report)
+                if watch == nil { report(nil) }
+                state.withLock { $0.session?.cancel(); $0.session = watch }
+            }
+        }
+        let owner = try bus.watchOwner(of: Self.service) { present in
+            if present { lookUp() } else { report(nil) }
+        }
+        state.withLock { $0.owner = owner }
+        lookUp()
+    }
+
+    /// The object path of this user's display session (else their first session), or nil.
+    static func sessionPath(on bus: BusConnection) async -> String? {
+        func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) async -> DBusValue? {
+            try? await bus.call(destination: service, path: path, interface: interface, member: member,
+                                arguments, timeout: .seconds(10)).first.map(unwrapped)
+        }
+        let uid = getuid()
+        if let user = await call("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "GetUser", [.uint32(uid)])?.stringValue,
+           case .structure(let display)? = await call(user, "org.freedesktop.DBus.Properties", "Get",
+                                                      [.string("org.freedesktop.login1.User"), .string("Display")]),
+           display.count == 2, let path = display[1].stringValue, path != "/" {
+            return path
+        }
+        // No display session named (or no GetUser): the first of ListSessions' (id, uid, user, seat, path) that is ours.
+        let sessions = await call("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "ListSessions", [])?.arrayValue ?? []
+        for case .structure(let fields) in sessions where fields.count == 5 && fields[1].intValue == Int(uid) {
+            return fields[4].stringValue
+        }
+        return nil
+    }
+
+    private static func unwrapped(_ value: DBusValue) -> DBusValue {
+        if case .variant(let inner) = value { return unwrapped(inner) }
+        return value
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.owner?.cancel()
+            state.session?.cancel()
+        }
+    }
+
+    deinit { cancel() }
+}
+
+/// "Unlocked since boot": a file in $XDG_RUNTIME_DIR (emptied at every restart) holding this
+/// boot's id, written the first time the session is seen unlocked.
+struct UnlockMarker: Sendable {
+    let path: String
+
+    /// In `runtimeDirectory` (nil: $XDG_RUNTIME_DIR); nil when there is none.
+    init?(runtimeDirectory: String? = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]) {
+        guard let runtimeDirectory, !runtimeDirectory.isEmpty else { return nil }
+        path = runtimeDirectory + "/nfcscan/unlocked-since-boot"
+    }
+
+    /// The kernel's id of this boot: a marker from an earlier boot (a runtime directory that
+    /// survived) does not count.
+    static var bootID: String {
+        (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown-boot"
+    }
+
+    var isPresent: Bool {
+        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == Self.bootID
+    }
+
+    func record() {
+        guard !isPresent else { return }
+        let directory = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        try? (Self.bootID + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Glibc
+@testable import NFCDaemon
+import NFCScanKit
+import Testing
+
+/// How the sources' words become each condition's state, the kernel's rfkill records, and the
+/// kiosk configuration file.
+@Suite struct ConditionBoardTests {
+    @Test func aConditionWithoutAnAnsweringSourceIsUnknownAndNeverAPause() {
+        var board = ConditionBoard()
+        #expect(board.states == [.camera: .unknown, .airplaneMode: .unknown, .lockedAfterRestart: .unknown, .screenOff: .unknown])
+        #expect(board.holding.isEmpty)
+        let changed1 = board.record(.rfkill, holds: nil)
+        #expect(changed1 == false)
+        #expect(board.state(of: .airplaneMode) == .unknown)
+    }
+
+    @Test func anySourceSayingSoMakesItHoldAndItClearsWhenAllAnswerNo() {
+        var board = ConditionBoard()
+        let changed2 = board.record(.networkManager, holds: false)
+        #expect(changed2)
+        #expect(board.state(of: .airplaneMode) == .clear)
+        let changed3 = board.record(.rfkill, holds: true)
+        #expect(changed3)
+        #expect(board.holding == [.airplaneMode])
+        // NetworkManager leaving the bus does not clear what rfkill says.
+        let changed4 = board.record(.networkManager, holds: nil)
+        #expect(changed4 == false)
+        #expect(board.holds(.airplaneMode))
+        let changed5 = board.record(.rfkill, holds: false)
+        #expect(changed5)
+        #expect(board.state(of: .airplaneMode) == .clear)
+        let changed6 = board.record(.rfkill, holds: nil)
+        #expect(changed6)
+        #expect(board.state(of: .airplaneMode) == .unknown)
+    }
+
+    @Test func screenOffHasTwoSourcesAndTheHoldingListKeepsTheCodesOrder() {
+        var board = ConditionBoard()
+        board.record(.screenSaver, holds: true)
+        board.record(.logindIdle, holds: false)
+        board.record(.camera, holds: true)
+        #expect(board.holding == [.camera, .screenOff])
+    }
+
+    @Test func anIgnoredConditionStaysIgnoredWhateverItsSourcesSay() {
+        var board = ConditionBoard(ignored: [.screenOff])
+        let changed7 = board.record(.logindIdle, holds: true)
+        #expect(changed7 == false)
+        #expect(board.state(of: .screenOff) == .ignored)
+        #expect(board.holding.isEmpty)
+    }
+
+    @Test func networkManagersAirplaneModeIsWifiAndMobileRadiosOff() {
+        #expect(Daemon.radiosOff(["WirelessEnabled": .boolean(true), "WwanEnabled": .boolean(false)]) == false)
+        #expect(Daemon.radiosOff(["WirelessEnabled": .boolean(false), "WwanEnabled": .boolean(true)]) == false)
+        #expect(Daemon.radiosOff(["WirelessEnabled": .boolean(false), "WwanEnabled": .boolean(false)]) == true)
+        #expect(Daemon.radiosOff(["WirelessEnabled": .boolean(true), "WirelessHardwareEnabled": .boolean(false),
+                                  "WwanEnabled": .variant(.boolean(false))]) == true)
+        #expect(Daemon.radiosOff([:]) == nil)
+    }
+}
+
+@Suite struct RfkillTests {
+    static func record(_ index: UInt32, type: UInt8, op: UInt8, soft: Bool, hard: Bool = false) -> [UInt8] {
+        withUnsafeBytes(of: index.littleEndian, Array.init) + [type, op, soft ? 1 : 0, hard ? 1 : 0]
+    }
+
+    @Test func recordsDecodeAndUnknownOperationsAreSkipped() {
+        #expect(RfkillWatch.Event(Self.record(3, type: 1, op: 2, soft: true)) ==
+            RfkillWatch.Event(Self.record(3, type: 1, op: 2, soft: true)))
+        let event = RfkillWatch.Event(Self.record(0x0102_0304, type: 5, op: 0, soft: false, hard: true))
+        #expect(event?.index == 0x0102_0304 && event?.type == 5 && event?.operation == .add && event?.hard == true)
+        #expect(RfkillWatch.Event(Self.record(1, type: 1, op: 9, soft: true)) == nil)
+        #expect(RfkillWatch.Event([0, 0, 0]) == nil)
+    }
+
+    @Test func airplaneModeIsEveryRadioBlocked() {
+        var radios: [UInt32: RfkillWatch.Radio] = [:]
+        #expect(RfkillWatch.airplaneMode(radios) == false)
+        for bytes in [Self.record(0, type: 1, op: 0, soft: false), Self.record(1, type: 2, op: 0, soft: false)] {
+            RfkillWatch.apply(RfkillWatch.Event(bytes)!, to: &radios)
+        }
+        RfkillWatch.apply(RfkillWatch.Event(Self.record(0, type: 1, op: 2, soft: true))!, to: &radios)
+        #expect(RfkillWatch.airplaneMode(radios) == false)
+        RfkillWatch.apply(RfkillWatch.Event(Self.record(1, type: 2, op: 2, soft: false, hard: true))!, to: &radios)
+        #expect(RfkillWatch.airplaneMode(radios) == true)
+        RfkillWatch.apply(RfkillWatch.Event(Self.record(0, type: 0, op: 3, soft: false))!, to: &radios)
+        #expect(RfkillWatch.airplaneMode(radios) == false, "CHANGE_ALL unblocks Wi-Fi; the switch still blocks Bluetooth")
+        RfkillWatch.apply(RfkillWatch.Event(Self.record(0, type: 1, op: 1, soft: false))!, to: &radios)
+        #expect(RfkillWatch.airplaneMode(radios) == true, "the one radio left is blocked")
+    }
+
+    /// The watch reads records as the kernel writes them (here into a FIFO), even split across writes.
+    @Test func theWatchFollowsTheDevicesRecords() async throws {
+        let path = NSTemporaryDirectory() + "nfcscan-rfkill-\(getpid())"
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let writer = open(path, O_RDWR | O_NONBLOCK)
+        defer { close(writer) }
+        let initial = Self.record(0, type: 1, op: 0, soft: true) + Self.record(1, type: 2, op: 0, soft: true)
+        #expect(write(writer, initial, initial.count) == initial.count)
+        let (states, continuation) = AsyncStream.makeStream(of: Bool.self)
+        let watch = try #require(RfkillWatch(path: path) { continuation.yield($0) })
+        var iterator = states.makeAsyncIterator()
+        #expect(await iterator.next() == true, "both radios were blocked at open")
+        let change = Self.record(1, type: 2, op: 2, soft: false)
+        #expect(write(writer, change, 3) == 3)
+        #expect(write(writer, Array(change[3...]), 5) == 5)
+        #expect(await iterator.next() == false)
+        watch.cancel()
+        #expect(RfkillWatch(path: path + "-absent") { _ in } == nil)
+    }
+}
+
+@Suite struct DaemonSettingsTests {
+    @Test func aKioskIgnoresConditionsAndCommentsAndBlankLinesAreFine() throws {
+        let settings = try DaemonSettings.parse("""
+            # a reception desk
+            [background]
+
+            ignore = screen-off ,locked-after-restart
+            """)
+        #expect(settings.ignoredConditions == [.screenOff, .lockedAfterRestart])
+        #expect(try DaemonSettings.parse("[background]\nignore =\n").ignoredConditions.isEmpty)
+    }
+
+    @Test func mistakesNameTheLineAndWhatIsAllowed() {
+        #expect(throws: DaemonSettings.Problem(path: "nfcscand.conf", line: 2,
+                                               detail: "\"scan-session\" cannot be ignored; the conditions a kiosk may ignore are: camera, airplane-mode, locked-after-restart, screen-off")) {
+            try DaemonSettings.parse("[background]\nignore = scan-session\n")
+        }
+        #expect(throws: DaemonSettings.Problem.self) { try DaemonSettings.parse("ignore = camera") }
+        #expect(throws: DaemonSettings.Problem.self) { try DaemonSettings.parse("[foreground]") }
+        #expect(throws: DaemonSettings.Problem.self) { try DaemonSettings.parse("[background]\nignored = camera") }
+        #expect(throws: DaemonSettings.Problem.self) { try DaemonSettings.parse("[background]\njust words") }
+    }
+
+    @Test func noFileMeansTheDefaultsAndTheFileIsFoundThroughXDG() throws {
+        #expect(try DaemonSettings.load(from: "/nonexistent/nfcscand.conf") == DaemonSettings())
+        #expect(DaemonSettings.defaultPath(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/a"]) == "/cfg/nfcscan/nfcscand.conf")
+        #expect(DaemonSettings.defaultPath(environment: ["HOME": "/home/a"]) == "/home/a/.config/nfcscan/nfcscand.conf")
+    }
+}
+
+@Suite struct UnlockMarkerTests {
+    @Test func theMarkerHoldsThisBootsIdAndOneFromAnotherBootDoesNotCount() throws {
+        let directory = NSTemporaryDirectory() + "nfcscan-runtime-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let marker = try #require(UnlockMarker(runtimeDirectory: directory))
+        #expect(!marker.isPresent)
+        marker.record()
+        #expect(marker.isPresent)
+        try "an-earlier-boot\n".write(toFile: marker.path, atomically: true, encoding: .utf8)
+        #expect(!marker.isPresent)
+        #expect(UnlockMarker(runtimeDirectory: nil) == nil && UnlockMarker(runtimeDirectory: "") == nil)
+    }
+}
