@@ -45,6 +45,13 @@ begin() { # NAME [RIG OPTIONS...]
   say "scenario $name ($DIR)"
   eval "$(bash "$RIG" start "$DIR" --watch-pid $$ "$@")"
   export BROWSER="$SUPPORT/record_browser.sh" NFCSCAN_TEST_BROWSER_LOG="$DIR/browser.log"
+  # Hermetic: the machine's own system bus (a real logind, NetworkManager) and the developer's
+  # configuration never reach the daemons under test; scenarios that want them start stand-ins.
+  export DBUS_SYSTEM_BUS_ADDRESS=${DBUS_SYSTEM_BUS_ADDRESS:-unix:path=$DIR/no-system-bus} XDG_CONFIG_HOME=$DIR/config
+  # Every PropertiesChanged of the Scanner1 object, as dbus-monitor prints it.
+  dbus-monitor --address "$DBUS_SESSION_BUS_ADDRESS" \
+    "type='signal',path='/org/nfcscan/Scanner1',interface='org.freedesktop.DBus.Properties'" >"$DIR/properties.log" 2>&1 &
+  pids+=($!)
 }
 
 finish() {
@@ -60,7 +67,7 @@ finish() {
   else
     rm -rf "$DIR"
   fi
-  unset DBUS_SESSION_BUS_ADDRESS DISPLAY NFCSCAN_RIG_DIR
+  unset DBUS_SESSION_BUS_ADDRESS DBUS_SYSTEM_BUS_ADDRESS DISPLAY NFCSCAN_RIG_DIR XDG_RUNTIME_DIR XDG_CONFIG_HOME
 }
 
 # An emulated PN532 with one object: arrives after --after seconds (default 4), stays --for.
@@ -73,7 +80,7 @@ sim() { # ARGS...
 daemon() { # ARGS...
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 \
     PCSCLITE_CSOCK_NAME=/nonexistent/nfcscan-e2e/pcscd.comm \
-    "$NFCSCAND" --verbose --camera-devices "$DIR/video*" "$@" >>"$DIR/nfcscand.log" 2>&1 &
+    "$NFCSCAND" --verbose --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" "$@" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
   wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
@@ -87,7 +94,8 @@ pcsc_daemon() { # SHELL-COMMAND
   pids+=($!)
   wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
   PCSC_SOCKET=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
-  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" >>"$DIR/nfcscand.log" 2>&1 &
+  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" \
+    --rfkill-device "$DIR/rfkill" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
   wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1'
@@ -130,6 +138,20 @@ json() { # FILE-or-- PYTHON-EXPRESSION over `d` (the last JSON line)
 }
 get_property() { # NAME -> busctl's rendering ("b true", "as 1 \"no-reader\"")
   busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user get-property org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.nfcscan.Scanner1 "$1"
+}
+condition() { # NAME -> its state in the Conditions property (clear, holds, unknown, ignored)
+  "$BUILD/nfcscan" status --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["conditions"].get(sys.argv[1], "absent"))' "$1"
+}
+paused() { get_property PausedReasons; }
+# Whether a PropertiesChanged of Scanner1 carried CODE (in PausedReasons or Conditions) so far.
+signalled() { grep -q "string \"$1\"" "$DIR/properties.log"; }
+offers() { lines_matching '"event": "notify"' "$DIR/notifications.jsonl"; }
+sysbus() { busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" "$@"; }
+# python3-dbusmock serving TEMPLATE (a name or a file) on the scenario's system or session bus.
+mock() { # NAME --system|--session TEMPLATE [PARAMETERS-JSON]
+  local name=$1 bus=$2 template=$3 params=${4:-}
+  "$PY" -m dbusmock "$bus" --template "$template" ${params:+--parameters "$params"} >"$DIR/mock-$name.log" 2>&1 &
+  pids+=($!)
 }
 
 # The copy rules (../shared/guidance/nfc.md) for what a person reads in a notification.
@@ -525,9 +547,11 @@ scenario_inhibit() {
   wait_for "the inhibitor" 10 'grep -q inhibited "$DIR/inhibit.log"' || true
   wait_for "the readers released" 10 'grep -q "background reading stops" "$DIR/nfcscand.log"' || true
   check "PausedReasons: reader-in-use" test "$(get_property PausedReasons)" = 'as 1 "reader-in-use"'
-  check "nfcscan status says so in plain words" test "$("$BUILD/nfcscan" status)" = "Background scanning is paused while the reader is in use."
-  check "nfcscan status --json gives the code" test "$("$BUILD/nfcscan" status --json)" = '{"running":true,"background_reading":false,"paused_reasons":["reader-in-use"]}'
-  check "nfcscan status in Chinese" test "$(LANG=zh_CN.UTF-8 "$BUILD/nfcscan" status)" = "读卡器正在使用中，后台扫描已暂停。"
+  check "nfcscan status says so in plain words" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while the reader is in use."
+  check "nfcscan status --json gives the code" \
+    test "$("$BUILD/nfcscan" status --json | cut -d'{' -f1-2)" = '{"running":true,"background_reading":false,"paused_reasons":["reader-in-use"],"conditions":'
+  check "nfcscan status in Chinese" test "$(LANG=zh_CN.UTF-8 "$BUILD/nfcscan" status | head -n1)" = "读卡器正在使用中，后台扫描已暂停。"
+  check "PropertiesChanged carried reader-in-use" signalled reader-in-use
   check "BackgroundReading false" test "$(get_property BackgroundReading)" = "b false"
   sleep 3   # the object arrives (at 6 s) while inhibited
   check "nothing offered while inhibited" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
@@ -535,7 +559,7 @@ scenario_inhibit() {
   wait_offer "the offer once released"
   check "the object still near the reader is offered after the release" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 1
   check "PausedReasons clear again" test "$(get_property PausedReasons)" = "as 0"
-  check "nfcscan status: on" test "$("$BUILD/nfcscan" status)" = "Background scanning is on."
+  check "nfcscan status: on" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is on."
   "$PY" "$SUPPORT/inhibit.py" --hold 0.5 --exit >"$DIR/inhibit2.log" 2>&1 || true
   wait_for "the release by exit" 10 'test "$(lines_matching "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log")" = 1' || true
   check "an app that ends releases its inhibitor" grep -q "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log"
@@ -557,7 +581,8 @@ scenario_camera() {
   wait_for "the camera open" 10 'grep -q open "$DIR/camera.log"' || true
   wait_for "the pause" 5 'test "$(get_property PausedReasons)" = "as 1 \"camera\""' || true
   check "PausedReasons: camera" test "$(get_property PausedReasons)" = 'as 1 "camera"'
-  check "nfcscan status says so" test "$("$BUILD/nfcscan" status)" = "Background scanning is paused while the camera is in use."
+  check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while the camera is in use."
+  check "PropertiesChanged carried camera" signalled camera
   sleep 4   # the object arrives (at 6 s) while the camera is open
   check "nothing offered while the camera is in use" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
   wait_for "the camera closed" 10 'grep -q closed "$DIR/camera.log"' || true
@@ -567,7 +592,177 @@ scenario_camera() {
   finish
 }
 
-all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count inhibit camera)
+# ---- the disable conditions' system sources (issue 5) ----
+
+# Airplane mode from its two sources: the kernel's rfkill (a FIFO speaking /dev/rfkill's events,
+# Tests/Support/rfkill_fixture.py) and NetworkManager (python3-dbusmock's template on a private
+# system bus). Every radio blocked pauses background reading and refuses scans; one radio back
+# resumes, and the object still near the reader is offered. NetworkManager's radios going off
+# end a running session.
+scenario_airplane() {
+  begin airplane --system-bus
+  mock nm --system networkmanager
+  wait_for "NetworkManager's stand-in" 10 'sysbus status org.freedesktop.NetworkManager >/dev/null' || true
+  "$PY" "$SUPPORT/rfkill_fixture.py" "$DIR/rfkill" hold wlan bluetooth >"$DIR/rfkill.log" 2>&1 &
+  pids+=($!)
+  wait_for "the rfkill stand-in" 10 'grep -q ready "$DIR/rfkill.log"' || true
+  sim --uri https://example.com/poster --after 9 --for 14
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  wait_for "airplane mode known" 10 'test "$(condition airplane-mode)" = clear' || true
+  check "radios on: airplane-mode clear, background reading on" test "$(condition airplane-mode) $(paused)" = "clear as 0"
+  "$PY" "$SUPPORT/rfkill_fixture.py" "$DIR/rfkill" block 0 1
+  wait_for "the pause" 5 'test "$(paused)" = "as 1 \"airplane-mode\""' || true
+  check "every radio blocked (rfkill): PausedReasons airplane-mode" test "$(paused)" = 'as 1 "airplane-mode"'
+  check "PropertiesChanged carried airplane-mode" signalled airplane-mode
+  check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while airplane mode is on."
+  local status=0
+  "$BUILD/nfcscan" --object poster --timeout 5 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
+  check "a scan is refused in airplane mode (exit 69)" test "$status" = 69
+  check "with the catalog's reason" grep -q "Scanning is off while airplane mode is on." "$DIR/nfcscan.err"
+  sleep 5   # the object arrives (at 9 s) in airplane mode
+  check "nothing offered in airplane mode" test "$(offers)" = 0
+  "$PY" "$SUPPORT/rfkill_fixture.py" "$DIR/rfkill" unblock 1
+  wait_offer "the offer once a radio is back"
+  check "one radio unblocked: the object still near the reader is offered" test "$(offers)" = 1
+  check "airplane-mode clear again" test "$(condition airplane-mode) $(paused)" = "clear as 0"
+  session_client waiting --object poster --timeout 30
+  wait_for "the session" 10 'grep -q started "$DIR/session-waiting.jsonl"' || true
+  sysbus set-property org.freedesktop.NetworkManager /org/freedesktop/NetworkManager org.freedesktop.NetworkManager WirelessEnabled b false
+  wait_for "the session's end" 10 'grep -q invalidated "$DIR/session-waiting.jsonl"' || true
+  check "NetworkManager's radios off: the running session ends (radio-disabled)" test "$(json "$DIR/session-waiting.jsonl" 'd["reason"]')" = radio-disabled
+  check "and background reading pauses for airplane mode" test "$(paused)" = 'as 1 "airplane-mode"'
+  sysbus set-property org.freedesktop.NetworkManager /org/freedesktop/NetworkManager org.freedesktop.NetworkManager WirelessEnabled b true
+  wait_for "the resume" 5 'test "$(paused)" = "as 0"' || true
+  check "Wi-Fi back on: background reading resumes" test "$(paused)" = "as 0"
+  finish
+}
+
+# logind (python3-dbusmock's template on a private system bus) with this user's session c1.
+logind_session() { # locked|unlocked
+  mock logind --system logind
+  wait_for "logind's stand-in" 10 'sysbus status org.freedesktop.login1 >/dev/null' || true
+  sysbus call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.DBus.Mock AddSession ssusb \
+    c1 seat0 "$(id -u)" "$(id -un)" true >/dev/null
+  if [ "$1" = locked ]; then session_lock true; fi
+}
+session_lock() { # true|false: SetLockedHint, as a screen locker does
+  sysbus call org.freedesktop.login1 /org/freedesktop/login1/session/c1 org.freedesktop.login1.Session SetLockedHint b "$1"
+}
+session_hint() { # PROPERTY true|false
+  sysbus set-property org.freedesktop.login1 /org/freedesktop/login1/session/c1 org.freedesktop.login1.Session "$1" b "$2"
+}
+screensaver() { # true|false: the stand-in's SetActive (it emits ActiveChanged)
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" call org.freedesktop.ScreenSaver /org/freedesktop/ScreenSaver \
+    org.freedesktop.ScreenSaver SetActive b "$1" >/dev/null
+}
+
+# Locked since boot pauses background reading until the first unlock; a later lock does not (the
+# marker in $XDG_RUNTIME_DIR remembers the unlock for this boot).
+scenario_locked() {
+  begin locked --system-bus
+  logind_session locked
+  sim --uri https://example.com/poster --after 7 --for 12
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  wait_for "the pause" 10 'test "$(paused)" = "as 1 \"locked-after-restart\""' || true
+  check "locked since boot: PausedReasons locked-after-restart" test "$(paused)" = 'as 1 "locked-after-restart"'
+  check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused until you unlock the computer."
+  check "PropertiesChanged carried locked-after-restart" signalled locked-after-restart
+  sleep 5   # the object arrives (at 7 s) while locked
+  check "nothing offered while locked after the restart" test "$(offers)" = 0
+  session_lock false
+  wait_offer "the offer after the unlock"
+  check "unlocked: the object still near the reader is offered" test "$(offers)" = 1
+  check "the unlock is remembered for this boot" test "$(cat "$XDG_RUNTIME_DIR/nfcscan/unlocked-since-boot")" = "$(cat /proc/sys/kernel/random/boot_id)"
+  session_lock true
+  sleep 1
+  check "locked again later: no pause (only after a restart)" test "$(paused) $(condition locked-after-restart)" = "as 0 clear"
+  finish
+}
+
+# Screen off: logind's IdleHint, and the session's org.freedesktop.ScreenSaver (a dbusmock
+# template, Tests/Support/freedesktop_screensaver.py).
+scenario_screen_off() {
+  begin screen-off --system-bus
+  logind_session unlocked
+  mock screensaver --session "$SUPPORT/freedesktop_screensaver.py"
+  wait_for "the screensaver's stand-in" 10 'name_owned org.freedesktop.ScreenSaver' || true
+  sim --uri https://example.com/poster --after 8 --for 14
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  wait_for "the conditions known" 10 'test "$(condition screen-off)" = clear' || true
+  check "screen on: screen-off clear" test "$(condition screen-off) $(paused)" = "clear as 0"
+  session_hint IdleHint true
+  wait_for "the pause" 5 'test "$(paused)" = "as 1 \"screen-off\""' || true
+  check "session idle (logind IdleHint): PausedReasons screen-off" test "$(paused)" = 'as 1 "screen-off"'
+  check "PropertiesChanged carried screen-off" signalled screen-off
+  check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while the screen is off."
+  session_hint IdleHint false
+  wait_for "the resume" 5 'test "$(paused)" = "as 0"' || true
+  check "idle no more: resumed" test "$(paused)" = "as 0"
+  screensaver true
+  wait_for "the pause" 5 'test "$(paused)" = "as 1 \"screen-off\""' || true
+  check "screensaver active (ActiveChanged): PausedReasons screen-off" test "$(paused)" = 'as 1 "screen-off"'
+  sleep 4   # the object arrives (at 8 s) with the screen off
+  check "nothing offered with the screen off" test "$(offers)" = 0
+  screensaver false
+  wait_offer "the offer once the screen is on"
+  check "screen on again: the object is offered" test "$(offers)" = 1
+  finish
+}
+
+# A kiosk's configuration file switches conditions off (and nfcscan status says so); a mistake in
+# it stops nfcscand naming the file and line; sources this machine lacks are unknown, no crash.
+scenario_kiosk() {
+  begin kiosk --system-bus
+  logind_session unlocked
+  session_hint IdleHint true
+  mkdir -p "$XDG_CONFIG_HOME/nfcscan"
+  printf '[background]\nignore = bogus\n' >"$XDG_CONFIG_HOME/nfcscan/nfcscand.conf"
+  local status=0
+  timeout 10 "$NFCSCAND" >"$DIR/bad-config.log" 2>&1 || status=$?
+  check "a mistake in the configuration: exit 78" test "$status" = 78
+  check "naming the file, the line and what is allowed" \
+    grep -q 'nfcscand.conf:2: "bogus" cannot be ignored; the conditions a kiosk may ignore are: camera, airplane-mode, locked-after-restart, screen-off' "$DIR/bad-config.log"
+  printf '# a reception desk: reads whatever the screen does\n[background]\nignore = screen-off, locked-after-restart\n' \
+    >"$XDG_CONFIG_HOME/nfcscan/nfcscand.conf"
+  sim --uri https://example.com/poster --after 7 --for 4
+  daemon --camera-devices ""
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  wait_offer "the offer with the screen off (ignored)"
+  check "screen off but ignored: the object is offered" test "$(offers)" = 1
+  check "Conditions: screen-off and locked-after-restart ignored" test "$(condition screen-off) $(condition locked-after-restart)" = "ignored ignored"
+  check "no source: camera and airplane mode unknown" test "$(condition camera) $(condition airplane-mode)" = "unknown unknown"
+  "$BUILD/nfcscan" status >"$DIR/status.out"
+  printf '%s\n' "Background scanning is on." "The camera can't be checked, so it won't pause scanning." \
+    "Airplane mode can't be checked, so it won't pause scanning." "Set to keep scanning while locked after a restart." \
+    "Set to keep scanning while the screen is off." >"$DIR/status.expected"
+  check "nfcscan status: on, then what is ignored and what cannot be checked" diff "$DIR/status.expected" "$DIR/status.out"
+  check "all of it follows the copy rules" copy_ok "$(cat "$DIR/status.out")"
+  finish
+}
+
+# The race: the camera opens 100 ms before the object comes near; the condition is in force
+# first and nothing slips through.
+scenario_camera_race() {
+  begin camera-race
+  : >"$DIR/video0"
+  local start; start=$(date +%s.%N)
+  sim --uri https://example.com/poster --after 8 --for 6
+  daemon
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  "$PY" -c 'import sys,time; time.sleep(max(0, float(sys.argv[2]) + 7.9 - time.time())); f=open(sys.argv[1]); print("open", flush=True); time.sleep(8)' \
+    "$DIR/video0" "$start" >"$DIR/camera.log" 2>&1 &
+  pids+=($!)
+  sleep 11
+  check "the camera opened" grep -q open "$DIR/camera.log"
+  check "camera in use just before the object: nothing offered" test "$(offers)" = 0
+  check "PausedReasons: camera" test "$(paused)" = 'as 1 "camera"'
+  finish
+}
+
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count inhibit camera camera_race airplane locked screen_off kiosk)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done
