@@ -11,6 +11,8 @@ final class BackgroundReading: Sendable {
     enum Event: Sendable {
         case readerAdded(any Reader)
         case readerRemoved(any Reader, String?)
+        /// Another program holds (true) or no longer holds (false) this reader's object exclusively.
+        case heldElsewhere(any Reader, Bool)
         case scanned(ScannedObject)
         case failed(ScanFailure)
         /// The readers present at the start are open (each announced before): later ones are hotplug.
@@ -27,7 +29,8 @@ final class BackgroundReading: Sendable {
             let opened = (try? await directory.openAll(named: wanted).readers) ?? []
             let session = ScanSession(readers: opened, directory: directory, wanted: wanted,
                                       added: { events(.readerAdded($0)) },
-                                      removed: { events(.readerRemoved($0, $1.map { "\($0)" })) })
+                                      removed: { events(.readerRemoved($0, $1.map { "\($0)" })) },
+                                      heldElsewhere: { events(.heldElsewhere($0, $1)) })
             for reader in opened { events(.readerAdded(reader)) }
             events(.opened)
             while !Task.isCancelled {

@@ -98,6 +98,9 @@ public actor Daemon {
     /// Whether background reading has opened the readers present when it started (until then,
     /// no reader does not yet mean none).
     private var readersOpened = false
+    /// Readers whose object another program holds exclusively (a wallet or smart-card app through
+    /// pcscd): background reading pauses, but the readers stay open to notice the release.
+    private var heldReaders: Set<ObjectIdentifier> = []
 
     public init(bus: BusConnection, systemBus: BusConnection? = nil, configuration: Configuration = .init(), logger: Logger) {
         self.bus = bus
@@ -200,6 +203,7 @@ public actor Daemon {
         reading = nil
         for number in readers.keys.sorted() { announceRemoval(ofReader: number) }
         readers = [:]
+        heldReaders = []
     }
 
     private func announceRemoval(ofReader number: Int) {
@@ -297,8 +301,12 @@ public actor Daemon {
         case .readerRemoved(let reader, let problem):
             guard let number = readers.first(where: { $0.value === reader })?.key else { return }
             readers[number] = nil
+            heldReaders.remove(ObjectIdentifier(reader))
             logger.notice("reader \(reader.name) is gone\(problem.map { ": \($0)" } ?? "")")
             announceRemoval(ofReader: number)
+        case .heldElsewhere(let reader, let held):
+            if held { heldReaders.insert(ObjectIdentifier(reader)) } else { heldReaders.remove(ObjectIdentifier(reader)) }
+            logger.info(held ? "another program holds the object on \(reader.name) exclusively" : "\(reader.name) is free again")
         case .failed(let failure):
             logger.warning("an object could not be read: \(failure)")
         case .opened:
@@ -581,7 +589,7 @@ public actor Daemon {
     private func updatePaused() {
         var reasons: [ScannerAPI.PausedReason] = reading != nil && readers.isEmpty ? [.noReader] : []
         if sessions.active != nil { reasons.append(.scanSession) }
-        if !inhibitors.isEmpty { reasons.append(.readerInUse) }
+        if !inhibitors.isEmpty || !heldReaders.isEmpty { reasons.append(.readerInUse) }
         reasons += board.holding
         let conditions = board.states
         guard reasons != pausedReasons || conditions != announcedConditions else { return }

@@ -18,6 +18,12 @@ import Synchronization
 /// watch), identifies the card from its ATR (``PCSCCardIdentity``), asks its UID with the Part 3
 /// GET DATA `FF CA 00 00 00`, and hands out a ``PCSCTransport``. On removal the transport is
 /// retired (later exchanges are ``TransportError/objectRemoved``).
+///
+/// Another client may hold the card exclusively (a wallet or smart-card app:
+/// SCARD_E_SHARING_VIOLATION on connect). That is reported as ``ReaderEvent/heldElsewhere(_:)``,
+/// not a failure, and since pcscd wakes no waiter when a client lets go, the reader then looks
+/// again every ``heldRetry`` until it can connect or the card leaves (the one poll here: there is
+/// no event to wait for).
 public final class PCSCReader: Reader, @unchecked Sendable {
     public let name: String
     public let backend = ReaderBackend.pcsc
@@ -124,6 +130,17 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         state.withLock { if $0.status != .closed { $0.status = status } }
     }
 
+    /// How often a card held exclusively by another client is tried again.
+    public static let heldRetry: UInt32 = 1000
+
+    private enum Arrival {
+        case connected(Present)
+        /// The card left before it could be connected to.
+        case gone
+        /// Another client holds it exclusively.
+        case heldElsewhere
+    }
+
     private struct Present {
         var card: PCSCCard
         var transport: PCSCTransport
@@ -135,6 +152,12 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         var states = [PCSCReaderState(reader: name), PCSCReaderState(reader: PCSCReaderState.plugAndPlay)]
         var present: Present?
         var lastCount: Int?
+        var heldElsewhere = false
+        func setHeldElsewhere(_ held: Bool) {
+            guard held != heldElsewhere else { return }
+            heldElsewhere = held
+            continuation.yield(.heldElsewhere(held))
+        }
         func leave() async {
             guard let gone = present else { return }
             present = nil
@@ -145,7 +168,12 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         }
         do {
             while !Task.isCancelled && !isClosed {
-                states = try await watcher.statusChange(states)
+                if heldElsewhere {
+                    // Nothing will wake this wait when the other client lets go: look again after a while.
+                    if let changed = try await retryWait(states) { states = changed }
+                } else {
+                    states = try await watcher.statusChange(states)
+                }
                 let reader = states[0]
                 if reader.flags.contains(.unknown) || reader.flags.contains(.ignore) {
                     await leave()
@@ -156,8 +184,13 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                 // The counter moved by two or more while a card stayed: one left and another came.
                 let swapped = lastCount.map { count - $0 >= 2 } ?? false
                 if present != nil && (!cardThere || swapped) { await leave() }
+                if !cardThere { setHeldElsewhere(false) }
                 if cardThere && (present == nil) {
-                    present = try await arrive(atr: reader.atr)
+                    switch try await arrive(atr: reader.atr) {
+                    case .connected(let arrived): present = arrived; setHeldElsewhere(false)
+                    case .heldElsewhere: setHeldElsewhere(true)
+                    case .gone: break
+                    }
                     if let present {
                         setStatus(.objectPresent)
                         continuation.yield(.arrived(DetectedObject(identifier: present.identifier, technology: .other(present.identity.description),
@@ -187,14 +220,26 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         }
     }
 
-    /// Connects to the card that arrived; nil when it left before (a card that came
-    /// and went between two calls is not announced).
-    private func arrive(atr reportedATR: [UInt8]) async throws -> Present? {
+    /// A status change, or nil when ``heldRetry`` passed without one.
+    private func retryWait(_ states: [PCSCReaderState]) async throws(PCSCError) -> [PCSCReaderState]? {
+        do {
+            return try await watcher.statusChange(states, timeout: Self.heldRetry)
+        } catch {
+            if error.kind == .timeout { return nil }
+            throw error
+        }
+    }
+
+    /// Connects to the card that arrived (a card that came and went between two calls is not
+    /// announced).
+    private func arrive(atr reportedATR: [UInt8]) async throws -> Arrival {
         let card: PCSCCard
         do {
             card = try await cards.connect(name, share: .shared)
         } catch let error where [.removedCard, .noSmartcard, .unresponsiveCard, .unpoweredCard].contains(error.kind) {
-            return nil
+            return .gone
+        } catch let error where error.kind == .sharingViolation {
+            return .heldElsewhere
         } catch {
             throw Self.explain(error, reader: name)
         }
@@ -207,8 +252,8 @@ public final class PCSCReader: Reader, @unchecked Sendable {
             if response.count >= 2, response.suffix(2) == [0x90, 0x00] { identifier = Array(response.dropLast(2)) }
         } catch let error where [.removedCard, .noSmartcard, .resetCard].contains(error.kind) {
             await card.disconnect()
-            return nil
+            return .gone
         } catch {}
-        return Present(card: card, transport: transport, identifier: identifier, identity: identity)
+        return .connected(Present(card: card, transport: transport, identifier: identifier, identity: identity))
     }
 }

@@ -37,6 +37,9 @@ public enum ReaderEvent: Sendable {
     case arrived(DetectedObject)
     /// The object with this identifier left the field.
     case removed(identifier: [UInt8])
+    /// Another program holds the reader's object exclusively (true: a wallet or smart-card app
+    /// using it through pcscd), or no longer does (false). Nothing is read meanwhile.
+    case heldElsewhere(Bool)
 }
 
 /// An object the reader found, with the link to it.

@@ -65,6 +65,7 @@ public final class ScanSession: Sendable {
     /// What to report when the time is up with no reader at all.
     private let noneYet: ReaderError?
     private let removed: @Sendable (any Reader, (any Error)?) -> Void
+    private let heldElsewhere: (@Sendable (any Reader, Bool) -> Void)?
 
     /// The readers open now.
     public var readers: [any Reader] {
@@ -78,10 +79,15 @@ public final class ScanSession: Sendable {
     ///   - added: called for each reader opened later.
     ///   - removed: called (while ``next(timeout:arrived:)`` waits) for each reader that closed or
     ///     failed, with its failure.
+    ///   - heldElsewhere: called when another program starts or stops holding a reader's object
+    ///     exclusively; the reader stays open and is read again once it is free. Nil (a one-shot
+    ///     scan): such a reader is closed and counts as failed with ``ReaderError/heldExclusively(reader:)``.
     public init(readers: [any Reader], directory: ReaderDirectory? = nil, wanted: String? = nil,
                 noneYet: ReaderError? = nil, added: @escaping @Sendable (any Reader) -> Void = { _ in },
-                removed: @escaping @Sendable (any Reader, (any Error)?) -> Void = { _, _ in }) {
+                removed: @escaping @Sendable (any Reader, (any Error)?) -> Void = { _, _ in },
+                heldElsewhere: (@Sendable (any Reader, Bool) -> Void)? = nil) {
         self.removed = removed
+        self.heldElsewhere = heldElsewhere
         (stream, continuation) = AsyncStream.makeStream(of: Item.self)
         let notifying = (directory?.providers ?? []).compactMap { provider in provider.readerChanges().map { (provider, $0) } }
         hotplug = !notifying.isEmpty
@@ -176,6 +182,16 @@ public final class ScanSession: Sendable {
                 if let reader { removed(reader, error) }
             case .event(_, .removed):
                 continue
+            case .event(let index, .heldElsewhere(let held)):
+                guard let reader = state.withLock({ $0.readers[index] }) else { continue }
+                if let heldElsewhere {
+                    heldElsewhere(reader, held)
+                } else if held {
+                    state.withLock { state in
+                        if state.firstFailure == nil { state.firstFailure = .heldExclusively(reader: reader.name) }
+                    }
+                    await reader.close()
+                }
             case .event(let index, .arrived(let object)):
                 guard let reader = state.withLock({ $0.readers[index] }) else { continue }
                 arrived()

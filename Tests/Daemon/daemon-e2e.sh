@@ -90,10 +90,16 @@ daemon() { # ARGS...
 # A private pcscd (scripts/private-pcscd.sh) running SHELL-COMMAND (nfcsim vpcd ...) in its
 # namespaces, and nfcscand reading its vpcd reader (no libnfc device); PCSC_SOCKET is its socket.
 pcsc_daemon() { # SHELL-COMMAND
+  private_pcscd "$1"
+  pcsc_nfcscand
+}
+private_pcscd() { # SHELL-COMMAND
   bash "$ROOT/scripts/private-pcscd.sh" --keep -- bash -c "$1" >"$DIR/pcscd.log" 2>&1 &
   pids+=($!)
   wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
   PCSC_SOCKET=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
+}
+pcsc_nfcscand() {
   LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" \
     --rfkill-device "$DIR/rfkill" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
@@ -592,6 +598,30 @@ scenario_camera() {
   finish
 }
 
+# Reader in use, from pcscd: another client (a wallet or smart-card app) holds the card with
+# SCARD_SHARE_EXCLUSIVE. Background reading pauses (reader-in-use) with the reader kept open;
+# once that client lets go, the card still in the reader is read and offered.
+scenario_pcsc_exclusive() {
+  begin pcsc-exclusive
+  private_pcscd "'$NFCSIM' vpcd --uri https://example.com/poster --for 25"
+  PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$PY" "$SUPPORT/pcsc_exclusive_holder.py" --hold 9 >"$DIR/holder.log" 2>&1 &
+  pids+=($!)
+  wait_for "the exclusive hold" 15 'grep -q held "$DIR/holder.log"' || true
+  pcsc_nfcscand
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  wait_for "the pause" 10 'test "$(paused)" = "as 1 \"reader-in-use\""' || true
+  check "held exclusively by another client: PausedReasons reader-in-use" test "$(paused)" = 'as 1 "reader-in-use"'
+  check "PropertiesChanged carried reader-in-use" signalled reader-in-use
+  check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while the reader is in use."
+  check "the reader stays open (it must notice the release)" test "$(busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager GetManagedObjects | grep -c nfcsim)" = 1
+  check "nothing offered while held" test "$(offers)" = 0
+  wait_for "the release" 15 'grep -q released "$DIR/holder.log"' || true
+  wait_offer "the offer after the release"
+  check "released: the card still in the reader is offered" test "$(offers)" = 1
+  check "PausedReasons clear again" test "$(paused)" = "as 0"
+  finish
+}
+
 # ---- the disable conditions' system sources (issue 5) ----
 
 # Airplane mode from its two sources: the kernel's rfkill (a FIFO speaking /dev/rfkill's events,
@@ -762,7 +792,7 @@ scenario_camera_race() {
   finish
 }
 
-all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count inhibit camera camera_race airplane locked screen_off kiosk)
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count inhibit pcsc_exclusive camera camera_race airplane locked screen_off kiosk)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done

@@ -52,6 +52,8 @@ do {
                 await reader.close()
                 say("closed")
                 exit(0)
+            case .heldElsewhere(let held):
+                say("heldElsewhere=\(held)")
             }
         }
         say("ended")
@@ -76,7 +78,8 @@ do {
         say("outcome=\(outcome) waitedBeforeCancelMs=\(waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000) returnedAfterCancelUs=\(after.components.seconds * 1_000_000 + after.components.attoseconds / 1_000_000_000_000)")
         await context.release()
     case "exclusive":
-        // A second client takes the card exclusively; the reader must explain that it is held.
+        // A second client takes the card exclusively: the reader says it is held elsewhere, and
+        // announces the card once that client lets go.
         let other = try await PCSCContext.establish()
         let name = try await other.readers().first ?? ""
         var states = [PCSCReaderState(reader: name)]
@@ -89,15 +92,27 @@ do {
         say("held=\(name) atr=\(hex(heldATR))")
         let reader = try await PCSCReader.open(name)
         var events = reader.events().makeAsyncIterator()
+        func describe(_ event: ReaderEvent?) -> String {
+            switch event {
+            case .heldElsewhere(let held)?: "heldElsewhere(\(held))"
+            case .arrived(let object)?: "arrived(\(hex(object.identifier)))"
+            case .removed?: "removed"
+            case nil: "end"
+            }
+        }
         do {
-            let event = try await events.next()
-            say("event=\(String(describing: event))")
+            say("event=\(describe(try await events.next()))")
+            // The other client lets go: the reader notices by itself (pcscd sends no event for it).
+            await held.disconnect()
+            let released = ContinuousClock.now
+            say("event=\(describe(try await events.next()))")
+            say("event=\(describe(try await events.next()))")
+            let waited = ContinuousClock.now - released
+            say("arrivedAfterReleaseMs=\(waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000)")
         } catch let error as ReaderError {
-            if case .heldExclusively = error { say("busy=heldExclusively") }
             say("error=\(error)")
         }
         await reader.close()
-        await held.disconnect()
         await other.release()
     default:
         say("unknown command \(command)"); exit(64)

@@ -81,12 +81,15 @@ import Testing
         #expect(microseconds < 200_000)
     }
 
-    @Test func aReaderHeldExclusivelyByAnotherClientIsExplained() throws {
-        let pcscd = try PrivatePCSCD(nfcsim: ["--uri", "https://example.com", "--for", "5"])
+    @Test func aCardHeldExclusivelyByAnotherClientIsReportedAndReadOnceReleased() throws {
+        let pcscd = try PrivatePCSCD(nfcsim: ["--uri", "https://example.com", "--for", "8"])
         defer { pcscd.stop() }
         let result = try PCSCRig.probe(["exclusive", "8"], socket: pcscd.socket, timeout: 12)
-        #expect(result.output.contains("busy=heldExclusively"), "\(result.output)\n\(pcscd.log)")
-        #expect(result.value("error")?.contains("nfcsim 00 00") == true)
+        let events = result.output.split(separator: "\n").filter { $0.hasPrefix("event=") }
+        #expect(events == ["event=heldElsewhere(true)", "event=heldElsewhere(false)", "event=arrived(045a31126b2c80)"],
+                "\(result.output)\n\(pcscd.log)")
+        let waited = Int(result.value("arrivedAfterReleaseMs") ?? "") ?? .max
+        #expect(waited <= Int(PCSCReader.heldRetry) + 500, "read \(waited) ms after the release")
     }
 
     @Test func noPCSCDSaysHowToStartIt() throws {
