@@ -149,6 +149,10 @@ condition() { # NAME -> its state in the Conditions property (clear, holds, unkn
   "$BUILD/nfcscan" status --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["conditions"].get(sys.argv[1], "absent"))' "$1"
 }
 paused() { get_property PausedReasons; }
+expect_paused() { # CODE SECONDS DESCRIPTION: within SECONDS, PausedReasons is CODE alone
+  wait_for "the pause ($1)" "$2" 'test "$(paused)" = "as 1 \"'"$1"'\""' || true
+  check "$3" test "$(paused)" = "as 1 \"$1\""
+}
 # Whether a PropertiesChanged of Scanner1 carried CODE (in PausedReasons or Conditions) so far.
 signalled() { grep -q "string \"$1\"" "$DIR/properties.log"; }
 offers() { lines_matching '"event": "notify"' "$DIR/notifications.jsonl"; }
@@ -609,8 +613,7 @@ scenario_pcsc_exclusive() {
   wait_for "the exclusive hold" 15 'grep -q held "$DIR/holder.log"' || true
   pcsc_nfcscand
   app Posters --filter uri-scheme=https,uri-host=example.com
-  wait_for "the pause" 10 'test "$(paused)" = "as 1 \"reader-in-use\""' || true
-  check "held exclusively by another client: PausedReasons reader-in-use" test "$(paused)" = 'as 1 "reader-in-use"'
+  expect_paused reader-in-use 10 "held exclusively by another client: PausedReasons reader-in-use"
   check "PropertiesChanged carried reader-in-use" signalled reader-in-use
   check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while the reader is in use."
   check "the reader stays open (it must notice the release)" test "$(busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager GetManagedObjects | grep -c nfcsim)" = 1
@@ -642,8 +645,7 @@ scenario_airplane() {
   wait_for "airplane mode known" 10 'test "$(condition airplane-mode)" = clear' || true
   check "radios on: airplane-mode clear, background reading on" test "$(condition airplane-mode) $(paused)" = "clear as 0"
   "$PY" "$SUPPORT/rfkill_fixture.py" "$DIR/rfkill" block 0 1
-  wait_for "the pause" 5 'test "$(paused)" = "as 1 \"airplane-mode\""' || true
-  check "every radio blocked (rfkill): PausedReasons airplane-mode" test "$(paused)" = 'as 1 "airplane-mode"'
+  expect_paused airplane-mode 5 "every radio blocked (rfkill): PausedReasons airplane-mode"
   check "PropertiesChanged carried airplane-mode" signalled airplane-mode
   check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while airplane mode is on."
   local status=0
@@ -695,8 +697,7 @@ scenario_locked() {
   sim --uri https://example.com/poster --after 7 --for 12
   daemon
   app Posters --filter uri-scheme=https,uri-host=example.com
-  wait_for "the pause" 10 'test "$(paused)" = "as 1 \"locked-after-restart\""' || true
-  check "locked since boot: PausedReasons locked-after-restart" test "$(paused)" = 'as 1 "locked-after-restart"'
+  expect_paused locked-after-restart 10 "locked since boot: PausedReasons locked-after-restart"
   check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused until you unlock the computer."
   check "PropertiesChanged carried locked-after-restart" signalled locked-after-restart
   sleep 5   # the object arrives (at 7 s) while locked
@@ -724,16 +725,14 @@ scenario_screen_off() {
   wait_for "the conditions known" 10 'test "$(condition screen-off)" = clear' || true
   check "screen on: screen-off clear" test "$(condition screen-off) $(paused)" = "clear as 0"
   session_hint IdleHint true
-  wait_for "the pause" 5 'test "$(paused)" = "as 1 \"screen-off\""' || true
-  check "session idle (logind IdleHint): PausedReasons screen-off" test "$(paused)" = 'as 1 "screen-off"'
+  expect_paused screen-off 5 "session idle (logind IdleHint): PausedReasons screen-off"
   check "PropertiesChanged carried screen-off" signalled screen-off
   check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while the screen is off."
   session_hint IdleHint false
   wait_for "the resume" 5 'test "$(paused)" = "as 0"' || true
   check "idle no more: resumed" test "$(paused)" = "as 0"
   screensaver true
-  wait_for "the pause" 5 'test "$(paused)" = "as 1 \"screen-off\""' || true
-  check "screensaver active (ActiveChanged): PausedReasons screen-off" test "$(paused)" = 'as 1 "screen-off"'
+  expect_paused screen-off 5 "screensaver active (ActiveChanged): PausedReasons screen-off"
   sleep 4   # the object arrives (at 8 s) with the screen off
   check "nothing offered with the screen off" test "$(offers)" = 0
   screensaver false
