@@ -16,8 +16,10 @@ import Synchronization
 ///
 /// On arrival the reader connects shared on a second context (exchanges never wait behind the
 /// watch), identifies the card from its ATR (``PCSCCardIdentity``), asks its UID with the Part 3
-/// GET DATA `FF CA 00 00 00`, and hands out a ``PCSCTransport``. On removal the transport is
-/// retired (later exchanges are ``TransportError/objectRemoved``).
+/// GET DATA `FF CA 00 00 00`, and hands out a ``PCSCTransport``. Once the object is read
+/// (``DetectedObject/release()``) the connection is dropped, leaving the card free for other
+/// programs while the watch still sees it leave. On removal the transport is retired (later
+/// exchanges are ``TransportError/objectRemoved``).
 ///
 /// Another client may hold the card exclusively (a wallet or smart-card app:
 /// SCARD_E_SHARING_VIOLATION on connect). That is reported as ``ReaderEvent/heldElsewhere(_:)``,

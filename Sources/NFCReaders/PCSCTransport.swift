@@ -44,6 +44,13 @@ public final class PCSCTransport: TagTransport, @unchecked Sendable {
     var isCurrent: Bool { current.withLock { $0 } }
     func retire() { current.withLock { $0 = false } }
 
+    /// Done with the card: disconnects (leaving it powered, in place) so another client may
+    /// connect to it, even exclusively; later exchanges are ``TransportError/objectRemoved``.
+    func release() async {
+        retire()
+        await card.disconnect(.leave)
+    }
+
     public func transceive(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
         guard isCurrent else { throw .objectRemoved }
         if platform == .mifareClassic { return try await mifareClassic(command) }

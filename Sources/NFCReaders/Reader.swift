@@ -72,6 +72,14 @@ public struct DetectedObject: Sendable {
         self.transport = transport
     }
 
+    /// Lets go of the object once it has been read: a PC/SC card is disconnected, so another
+    /// program (a wallet or smart-card app) can use it, even exclusively, while it stays near
+    /// the reader; its removal is still noticed. A libnfc target needs nothing (no other program
+    /// can reach a device nfcscan holds). Exchanges after this fail as ``TransportError/objectRemoved``.
+    public func release() async {
+        await (transport as? PCSCTransport)?.release()
+    }
+
     /// Reads the NDEF message with the protocol of ``platform``.
     public func readNDEF() async throws(TagReadError) -> TagReading {
         let libnfc = transport as? LibNFCTransport

@@ -195,11 +195,14 @@ public final class ScanSession: Sendable {
             case .event(let index, .arrived(let object)):
                 guard let reader = state.withLock({ $0.readers[index] }) else { continue }
                 arrived()
+                // Read once, then let go: another program may want the object while it stays.
                 do {
                     let reading = try await object.readNDEF()
+                    await object.release()
                     return ScannedObject(readerName: reader.name, backend: reader.backend, identifier: object.identifier,
                                          technology: object.technology, reading: reading)
                 } catch {
+                    await object.release()
                     throw .read(error, readerName: reader.name, identifier: object.identifier)
                 }
             }

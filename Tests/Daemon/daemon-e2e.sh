@@ -622,6 +622,8 @@ scenario_pcsc_exclusive() {
   wait_offer "the offer after the release"
   check "released: the card still in the reader is offered" test "$(offers)" = 1
   check "PausedReasons clear again" test "$(paused)" = "as 0"
+  PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$PY" "$SUPPORT/pcsc_exclusive_holder.py" --hold 1 --wait 3 >"$DIR/holder2.log" 2>&1 || true
+  check "once read, nfcscand lets go: another client gets the card still in the reader exclusively" grep -q held "$DIR/holder2.log"
   finish
 }
 
