@@ -4,11 +4,12 @@ import Glibc
 
 /// Whether a camera is in use: some process has a V4L2 capture device (`/dev/video*`) open.
 ///
-/// Event-driven: inotify on the devices' directory reports every open and close of a matching
-/// node (and nodes coming and going); each one is confirmed by looking through `/proc/*/fd` for a
-/// descriptor pointing at a matching node, since a close does not say whether others still hold
-/// it. Processes whose descriptors this user may not read (other users') are not seen. The
-/// pattern is configurable so tests can point it at fixture files.
+/// Event-driven: inotify watches each matching node for opens and closes, and the nodes'
+/// directory only for nodes coming and going (so opens of `/dev/null` and the like never wake
+/// the daemon). Each event is confirmed by looking through `/proc/*/fd` for a descriptor
+/// pointing at a matching node, since a close does not say whether others still hold it.
+/// Processes whose descriptors this user may not read (other users') are not seen. The pattern
+/// is configurable so tests can point it at fixture files.
 final class CameraWatch: @unchecked Sendable {
     /// The device nodes, as a glob: the directory part is watched, the name part matched.
     let pattern: String
@@ -17,15 +18,15 @@ final class CameraWatch: @unchecked Sendable {
     private let lock = NSLock()
     private var inUse = false
 
-    /// Starts watching; `changed` is called (on a dispatch queue) with each new state. Nil when
-    /// inotify cannot watch the directory (it does not exist): the condition is then unknown.
+    /// Starts watching; `changed` is called with the state now, then (on a dispatch queue) with
+    /// each new one. Nil when inotify cannot watch the directory (it does not exist): the
+    /// condition is then unknown.
     init?(pattern: String, changed: @escaping @Sendable (Bool) -> Void) {
         self.pattern = pattern
         let directory = (pattern as NSString).deletingLastPathComponent
         inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard inotify >= 0 else { return nil }
-        let mask = UInt32(IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE | IN_CREATE | IN_DELETE)
-        guard inotify_add_watch(inotify, directory, mask) >= 0 else {
+        guard inotify_add_watch(inotify, directory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO)) >= 0 else {
             close(inotify)
             return nil
         }
@@ -40,14 +41,28 @@ final class CameraWatch: @unchecked Sendable {
                 relevant = relevant || Self.namesMatch(buffer[0..<count], pattern: pattern)
             }
             guard relevant, let self else { return }
+            Self.watchNodes(pattern, inotify: inotify)
             let now = Self.anyProcessHolds(pattern)
             let previous = self.lock.withLock { () -> Bool in defer { self.inUse = now }; return self.inUse }
             if now != previous { changed(now) }
         }
         source.setCancelHandler { close(inotify) }
+        Self.watchNodes(pattern, inotify: inotify)
         inUse = Self.anyProcessHolds(pattern)
-        if inUse { changed(true) }
+        changed(inUse)
         source.resume()
+    }
+
+    /// Watches every node matching now for opens and closes (again for one already watched: the
+    /// kernel keeps one watch per node; a deleted node's watch goes with it).
+    private static func watchNodes(_ pattern: String, inotify: Int32) {
+        var matches = glob_t()
+        defer { globfree(&matches) }
+        guard glob(pattern, 0, nil, &matches) == 0 else { return }
+        for index in 0..<Int(matches.gl_pathc) {
+            guard let path = matches.gl_pathv[index] else { continue }
+            inotify_add_watch(inotify, path, UInt32(IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE))
+        }
     }
 
     deinit { source.cancel() }

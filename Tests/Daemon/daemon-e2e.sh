@@ -585,6 +585,7 @@ scenario_camera() {
   sim --uri https://example.com/poster --after 6 --for 8
   daemon
   app Posters --filter uri-scheme=https,uri-host=example.com
+  check "no camera open: the camera condition is clear (known, not unknown)" test "$(condition camera)" = clear
   "$PY" -c 'import sys,time; f=open(sys.argv[1]); print("open", flush=True); time.sleep(float(sys.argv[2])); f.close(); print("closed", flush=True); time.sleep(0.5)' \
     "$DIR/video0" 9 >"$DIR/camera.log" 2>&1 &
   pids+=($!)
