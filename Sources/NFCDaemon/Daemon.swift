@@ -159,7 +159,7 @@ public actor Daemon {
             }
             if wanted(.lockedAfterRestart) || wanted(.screenOff) {
                 let marker = UnlockMarker(runtimeDirectory: configuration.runtimeDirectory)
-                if marker == nil { absent(.logindLock, "no runtime directory to remember an unlock in") }
+                if marker == nil, wanted(.lockedAfterRestart) { absent(.logindLock, "no runtime directory to remember an unlock in") }
                 let watchLock = wanted(.lockedAfterRestart), watchIdle = wanted(.screenOff)
                 let locked: @Sendable (Bool?) -> Void = { if watchLock { report(.logindLock, $0) } }
                 let idle: @Sendable (Bool?) -> Void = { if watchIdle { report(.logindIdle, $0) } }
@@ -273,7 +273,7 @@ public actor Daemon {
         case .condition(let source, let holds):
             if board.record(source, holds: holds) {
                 let condition = source.condition
-                logger.info("\(condition.rawValue): \(board.state(of: condition).rawValue)", metadata: ["source": "\(source.rawValue)"])
+                logger.info("\(condition.rawValue): \(board.state(of: condition).rawValue)", metadata: ["via": "\(source.rawValue)"])
             }
         case .inhibitorReleased(let id):
             if let inhibitor = inhibitors.removeValue(forKey: id) {

@@ -48,12 +48,12 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
     var reader: String?
 
     @Option(name: .customLong("camera-devices"), help: ArgumentHelp(
-        "Pause background reading while any of these device nodes is open (a glob; \"\" turns the camera condition off).",
+        "Pause background reading while any of these device nodes is open (a glob; \"\" watches none: the camera condition is then unknown).",
         valueName: "glob"))
     var cameraDevices = "/dev/video*"
 
     @Option(name: .customLong("rfkill-device"), help: ArgumentHelp(
-        "Pause background reading (and scans) while every radio this device reports is blocked: airplane mode (\"\" turns the rfkill source off).",
+        "Pause background reading (and scans) while every radio this device reports is blocked: airplane mode (\"\" watches none: without NetworkManager airplane mode is then unknown).",
         valueName: "path"))
     var rfkillDevice = "/dev/rfkill"
 
