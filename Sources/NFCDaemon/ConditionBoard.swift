@@ -9,6 +9,9 @@ enum ConditionSource: String, CaseIterable, Sendable {
     case rfkill
     /// NetworkManager's radios (WirelessEnabled and WwanEnabled) are off.
     case networkManager = "NetworkManager"
+    /// The desktop's airplane-mode switch: GNOME's (and Phosh's) settings daemon,
+    /// org.gnome.SettingsDaemon.Rfkill on the session bus.
+    case desktopAirplaneMode = "gsd-rfkill"
     /// logind: the session is locked and was not unlocked since boot (``LoginSessionWatch``).
     case logindLock = "logind-lock"
     /// logind: the session is idle (its screen blanked).
@@ -19,7 +22,7 @@ enum ConditionSource: String, CaseIterable, Sendable {
     var condition: BackgroundPause {
         switch self {
         case .camera: .camera
-        case .rfkill, .networkManager: .airplaneMode
+        case .rfkill, .networkManager, .desktopAirplaneMode: .airplaneMode
         case .logindLock: .lockedAfterRestart
         case .logindIdle, .screenSaver: .screenOff
         }

@@ -171,6 +171,13 @@ public actor Daemon {
         } else {
             logger.notice("no system bus: logind and NetworkManager cannot be watched")
         }
+        if wanted(.airplaneMode) {
+            do {
+                let watch = try BusPropertyWatch(bus: bus, service: "org.gnome.SettingsDaemon.Rfkill", path: "/org/gnome/SettingsDaemon/Rfkill",
+                                                 interface: "org.gnome.SettingsDaemon.Rfkill") { report(.desktopAirplaneMode, $0.flatMap(Daemon.desktopAirplaneMode)) }
+                watches.append(watch)
+            } catch { absent(.desktopAirplaneMode, "\(error)") }
+        }
         if wanted(.screenOff) {
             do { watches.append(try ScreenSaverWatch(bus: bus, changed: { report(.screenSaver, $0) })) } catch { absent(.screenSaver, "\(error)") }
         }
@@ -183,6 +190,12 @@ public actor Daemon {
         let wifiOff = !wifi || properties["WirelessHardwareEnabled"]?.boolValue == false
         let wwanOff = properties["WwanEnabled"]?.boolValue == false || properties["WwanHardwareEnabled"]?.boolValue == false
         return wifiOff && wwanOff
+    }
+
+    /// The desktop's switch (gsd-rfkill): airplane mode set by the person, or by a hardware switch.
+    static func desktopAirplaneMode(_ properties: [String: DBusValue]) -> Bool? {
+        guard let set = properties["AirplaneMode"]?.boolValue else { return nil }
+        return set || properties["HardwareAirplaneMode"]?.boolValue == true
     }
 
     private func startReading() {

@@ -630,11 +630,12 @@ scenario_pcsc_exclusive() {
 
 # ---- the disable conditions' system sources (issue 5) ----
 
-# Airplane mode from its two sources: the kernel's rfkill (a FIFO speaking /dev/rfkill's events,
-# Tests/Support/rfkill_fixture.py) and NetworkManager (python3-dbusmock's template on a private
-# system bus). Every radio blocked pauses background reading and refuses scans; one radio back
-# resumes, and the object still near the reader is offered. NetworkManager's radios going off
-# end a running session.
+# Airplane mode from its three sources: the kernel's rfkill (a FIFO speaking /dev/rfkill's
+# events, Tests/Support/rfkill_fixture.py), NetworkManager (python3-dbusmock's template on a
+# private system bus) and the desktop's switch (gsd-rfkill, Tests/Support/gsd_rfkill.py). Every
+# radio blocked pauses background reading and refuses scans; one radio back resumes, and the
+# object still near the reader is offered. NetworkManager's radios going off end a running
+# session; the desktop's switch pauses too.
 scenario_airplane() {
   begin airplane --system-bus
   mock nm --system networkmanager
@@ -670,6 +671,16 @@ scenario_airplane() {
   sysbus set-property org.freedesktop.NetworkManager /org/freedesktop/NetworkManager org.freedesktop.NetworkManager WirelessEnabled b true
   wait_for "the resume" 5 'test "$(paused)" = "as 0"' || true
   check "Wi-Fi back on: background reading resumes" test "$(paused)" = "as 0"
+  # The desktop's own switch (GNOME's settings daemon on the session bus), set as its quick settings do.
+  mock gsd --session "$SUPPORT/gsd_rfkill.py"
+  wait_for "the desktop's switch" 10 'name_owned org.gnome.SettingsDaemon.Rfkill' || true
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" set-property org.gnome.SettingsDaemon.Rfkill /org/gnome/SettingsDaemon/Rfkill \
+    org.gnome.SettingsDaemon.Rfkill AirplaneMode b true
+  expect_paused airplane-mode 5 "the desktop's airplane-mode switch on (gsd-rfkill AirplaneMode): PausedReasons airplane-mode"
+  busctl --address="$DBUS_SESSION_BUS_ADDRESS" set-property org.gnome.SettingsDaemon.Rfkill /org/gnome/SettingsDaemon/Rfkill \
+    org.gnome.SettingsDaemon.Rfkill AirplaneMode b false
+  wait_for "the resume" 5 'test "$(paused)" = "as 0"' || true
+  check "the switch off: background reading resumes" test "$(paused)" = "as 0"
   finish
 }
 

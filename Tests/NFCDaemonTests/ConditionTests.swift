@@ -60,6 +60,13 @@ import Testing
                                   "WwanEnabled": .variant(.boolean(false))]) == true)
         #expect(Daemon.radiosOff([:]) == nil)
     }
+
+    @Test func theDesktopsSwitchIsAirplaneModeSetByThePersonOrByHardware() {
+        #expect(Daemon.desktopAirplaneMode(["AirplaneMode": .boolean(false), "HardwareAirplaneMode": .boolean(false)]) == false)
+        #expect(Daemon.desktopAirplaneMode(["AirplaneMode": .variant(.boolean(true))]) == true)
+        #expect(Daemon.desktopAirplaneMode(["AirplaneMode": .boolean(false), "HardwareAirplaneMode": .boolean(true)]) == true)
+        #expect(Daemon.desktopAirplaneMode(["HasAirplaneMode": .boolean(true)]) == nil)
+    }
 }
 
 @Suite struct RfkillTests {
