@@ -75,7 +75,10 @@ final class RfkillWatch: @unchecked Sendable {
         let state = LockedValue<(radios: [UInt32: Radio], pending: [UInt8], reported: Bool?)>(([:], [], nil))
         /// Reads what is there and returns the new state, or nil when it did not change.
         let drain: @Sendable () -> Bool? = {
-            var buffer = [UInt8](repeating: 0, count: 64 * Event.size)
+            // One record per read: the kernel hands out one event per read(2), cut to the size
+            // asked for, so asking 8 bytes also suits kernels whose events are longer (5.11's
+            // rfkill_event_ext), and a FIFO's byte stream is read the same way.
+            var buffer = [UInt8](repeating: 0, count: Event.size)
             var bytes: [UInt8] = []
             while true {
                 let count = read(descriptor, &buffer, buffer.count)
