@@ -685,11 +685,21 @@ scenario_airplane() {
 }
 
 # logind (python3-dbusmock's template on a private system bus) with this user's session c1.
+# As on a desktop, the user has two sessions, a text login c0 listed first and the graphical c1,
+# which the user's Display property names: nfcscand must follow c1. (The template's own GetUser
+# fails on its uid argument, so it is replaced by one that answers as logind does.)
 logind_session() { # locked|unlocked
   mock logind --system logind
   wait_for "logind's stand-in" 10 'sysbus status org.freedesktop.login1 >/dev/null' || true
+  local uid user; uid=$(id -u); user=$(id -un)
+  sysbus call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.DBus.Mock AddMethod sssss \
+    org.freedesktop.login1.Manager GetUser u o 'ret = "/org/freedesktop/login1/user/%d" % args[0]'
   sysbus call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.DBus.Mock AddSession ssusb \
-    c1 seat0 "$(id -u)" "$(id -un)" true >/dev/null
+    c0 seat0 "$uid" "$user" true >/dev/null
+  sysbus call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.DBus.Mock AddSession ssusb \
+    c1 seat0 "$uid" "$user" true >/dev/null
+  sysbus set-property org.freedesktop.login1 "/org/freedesktop/login1/user/$uid" org.freedesktop.login1.User \
+    Display '(so)' c1 /org/freedesktop/login1/session/c1
   if [ "$1" = locked ]; then session_lock true; fi
 }
 session_lock() { # true|false: SetLockedHint, as a screen locker does
