@@ -13,6 +13,8 @@ final class BackgroundReading: Sendable {
         case readerRemoved(any Reader, String?)
         /// Another program holds (true) or no longer holds (false) this reader's object exclusively.
         case heldElsewhere(any Reader, Bool)
+        /// An object arrived and is being read (``scanned`` or ``failed`` follows).
+        case reading
         case scanned(ScannedObject)
         case failed(ScanFailure)
         /// The readers present at the start are open (each announced before): later ones are hotplug.
@@ -35,7 +37,7 @@ final class BackgroundReading: Sendable {
             events(.opened)
             while !Task.isCancelled {
                 do throws(ScanFailure) {
-                    let object = try await session.next(timeout: nil)
+                    let object = try await session.next(timeout: nil) { events(.reading) }
                     events(.scanned(object))
                 } catch .reader(let error) {
                     events(.ended(error))

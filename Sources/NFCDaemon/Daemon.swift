@@ -101,6 +101,8 @@ public actor Daemon {
     /// Readers whose object another program holds exclusively (a wallet or smart-card app through
     /// pcscd): background reading pauses, but the readers stay open to notice the release.
     private var heldReaders: Set<ObjectIdentifier> = []
+    /// The active session whose object is being read now (its State is "reading").
+    private var sessionReading: Int?
 
     public init(bus: BusConnection, systemBus: BusConnection? = nil, configuration: Configuration = .init(), logger: Logger) {
         self.bus = bus
@@ -320,8 +322,17 @@ public actor Daemon {
         case .heldElsewhere(let reader, let held):
             if held { heldReaders.insert(ObjectIdentifier(reader)) } else { heldReaders.remove(ObjectIdentifier(reader)) }
             logger.info(held ? "another program holds the object on \(reader.name) exclusively" : "\(reader.name) is free again")
+        case .reading:
+            guard let session = sessions.active else { return }
+            sessionReading = session.id
+            sessionChanged(session, ["State": .string("reading")])
         case .failed(let failure):
             logger.warning("an object could not be read: \(failure)")
+            // The session looks again: its app shows its prompt again.
+            if let session = sessions.active, sessionReading == session.id {
+                sessionReading = nil
+                sessionChanged(session, ["State": .string("active")])
+            }
         case .opened:
             readersOpened = true
             if readers.isEmpty, let session = sessions.active { endSession(session.id, .unavailable, message: copy(for: session).noReader) }
@@ -495,6 +506,7 @@ public actor Daemon {
     private func endSession(_ id: Int, _ reason: ScanSessionQueue.EndReason, message: String = "", notify: Bool = true) {
         guard let (ended, next) = sessions.end(id) else { return }
         sessionTimers.removeValue(forKey: id)?.cancel()
+        if sessionReading == id { sessionReading = nil }
         if notify {
             signal(ended, ScannerAPI.sessionInterface, "Invalidated", [.string(reason.rawValue), .string(message)])
         }
@@ -503,13 +515,17 @@ public actor Daemon {
     }
 
     private func detected(_ object: ScannedObject, by session: ScanSessionQueue.Session) {
-        guard let report = report(of: object) else { return }
+        sessionReading = nil
+        guard let report = report(of: object) else {
+            // Content that does not decode: the session looks again.
+            return sessionChanged(session, ["State": .string("active")])
+        }
         signal(session, ScannerAPI.sessionInterface, "Detected", [report.busValue])
         sessions.update(session.id) { $0.reads += 1 }
         guard session.options.multiple else { return endSession(session.id, .firstRead) }
         let later = copy(for: session).laterPrompt
         sessions.update(session.id) { $0.alertMessage = later }
-        sessionChanged(session, ["AlertMessage": .string(later), "Reads": .uint32(UInt32(session.reads + 1))])
+        sessionChanged(session, ["AlertMessage": .string(later), "Reads": .uint32(UInt32(session.reads + 1)), "State": .string("active")])
     }
 
     private func sessionChanged(_ session: ScanSessionQueue.Session, _ changed: [String: DBusValue]) {
@@ -523,7 +539,7 @@ public actor Daemon {
 
     private func sessionProperties(_ session: ScanSessionQueue.Session) -> [String: DBusValue] {
         ["AlertMessage": .string(session.alertMessage),
-         "State": .string(sessions.active?.id == session.id ? "active" : "waiting"),
+         "State": .string(sessions.active?.id != session.id ? "waiting" : sessionReading == session.id ? "reading" : "active"),
          "Multiple": .boolean(session.options.multiple),
          "Reads": .uint32(UInt32(clamping: session.reads))]
     }

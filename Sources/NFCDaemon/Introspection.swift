@@ -151,7 +151,8 @@ enum Introspection {
     <property name="AlertMessage" type="s" access="readwrite">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>
-    <!-- "waiting" (another session is active) or "active". -->
+    <!-- "waiting" (another session is active), "active" (looking for an object) or "reading" (an object
+         arrived and is being read: ask the person to keep it still; Detected follows, or "active" again). -->
     <property name="State" type="s" access="read">
       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="true"/>
     </property>

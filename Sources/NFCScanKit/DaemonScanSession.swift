@@ -54,6 +54,9 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
     public enum Event: Sendable, Equatable {
         /// What the person should be asked now (the first prompt, then "Now hold another …").
         case alertMessage(String)
+        /// An object arrived and is being read (true): ask the person to keep it still; false: the
+        /// session looks for an object (it became active, or a read failed): show the prompt.
+        case reading(Bool)
         /// An object was read: the fields of `nfcscan --json`.
         case detected(ReportValue)
         /// The session is over: a stable reason code (`first-read`, `timeout`, `user-canceled`,
@@ -128,8 +131,12 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
             sink.yield(.ended(reason: signal.arguments.first?.stringValue ?? "", message: signal.arguments.dropFirst().first?.stringValue ?? ""))
             sink.finish()
         case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
-            if let changed = signal.arguments.dropFirst().first?.stringKeyedValue, let prompt = changed["AlertMessage"]?.stringValue {
-                sink.yield(.alertMessage(prompt))
+            guard let changed = signal.arguments.dropFirst().first?.stringKeyedValue else { return }
+            if let prompt = changed["AlertMessage"]?.stringValue { sink.yield(.alertMessage(prompt)) }
+            switch changed["State"]?.stringValue {
+            case "reading": sink.yield(.reading(true))
+            case "active" where changed["AlertMessage"] == nil: sink.yield(.reading(false))
+            default: break
             }
         default: break
         }

@@ -30,10 +30,16 @@ extension ScanCommand {
                 return ExitStatus.readerBusy
             }
             let deadline = ContinuousClock.now + .seconds(seconds)
+            var alert: String?
             for await event in session {
                 switch event {
                 case .alertMessage(let text):
+                    alert = text
                     prompt.show(text, deadline: deadline, secondsLeft: secondsLeft)
+                case .reading(true):
+                    prompt.show(copy.reading, deadline: nil, secondsLeft: secondsLeft)
+                case .reading(false):
+                    if let alert { prompt.show(alert, deadline: deadline, secondsLeft: secondsLeft) }
                 case .detected(let scanned):
                     prompt.clear()
                     read += 1

@@ -425,8 +425,8 @@ scenario_session_single() {
   local path; path=$(json "$DIR/session-one.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-one.jsonl")][0]["path"]')
   check "PausedReasons says scan-session while it runs" test "$(get_property PausedReasons)" = 'as 1 "scan-session"'
   wait_for "the session's end" 15 'grep -q invalidated "$DIR/session-one.jsonl"' || true
-  check "detected, then invalidated (first-read)" test "$(events "$DIR/session-one.jsonl")" = "started properties detected invalidated"
-  check "the session got the object" test "$(json "$DIR/session-one.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-one.jsonl")][2]["uri"]')" = "https://example.com/poster"
+  check "detected, then invalidated (first-read)" test "$(events "$DIR/session-one.jsonl")" = "started properties reading detected invalidated"
+  check "the session got the object" test "$(json "$DIR/session-one.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-one.jsonl") if "detected" in l][0]["uri"]')" = "https://example.com/poster"
   check "reason first-read" test "$(json "$DIR/session-one.jsonl" 'd["reason"]')" = first-read
   sleep 1
   check "no background offer during the session" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
@@ -470,7 +470,7 @@ scenario_session_multiple() {
   session_client many --object badge --multiple --invalidate-after 2 --invalidate-message "Thanks, both badges are in."
   wait_for "the session's end" 25 'grep -q invalidated "$DIR/session-many.jsonl"' || true
   check "detected, prompt changed, detected, ended" \
-    test "$(events "$DIR/session-many.jsonl")" = "started properties detected properties detected properties invalidated"
+    test "$(events "$DIR/session-many.jsonl")" = "started properties reading detected properties reading detected properties invalidated"
   check "the later prompt asks for another badge" \
     grep -q '"AlertMessage": "Now hold another badge near the reader."' "$DIR/session-many.jsonl"
   check "the second object is the second badge" grep -q '"uri": "Second badge"' "$DIR/session-many.jsonl"
@@ -490,6 +490,7 @@ scenario_nfcscan_client() {
   "$BUILD/nfcscan" --object poster --json --timeout 20 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
   check "nfcscan exits 0" test "$status" = 0
   check "it asked for the poster" grep -q "Hold the poster near the reader to learn more." "$DIR/nfcscan.err"
+  check "and said it was reading the poster (State reading)" grep -q "Reading the poster. Keep it still." "$DIR/nfcscan.err"
   check "--json: the records and the object's identity" \
     test "$(json "$DIR/nfcscan.out" 'd["records"][0]["uri"] + " " + d["records"][1]["text"] + " " + d["object"]["backend"]')" = "https://example.com/poster Summer concert libnfc"
   check "the JSON has no registration (it is nfcscan's own)" test "$(json "$DIR/nfcscan.out" '"registration" in d')" = False
@@ -513,13 +514,13 @@ scenario_session_restart() {
   pcsc_daemon "'$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 40"
   session_client one --object badge
   wait_for "the first read" 20 'grep -q invalidated "$DIR/session-one.jsonl"' || true
-  check "the first session read the badge" test "$(events "$DIR/session-one.jsonl")" = "started properties detected invalidated"
+  check "the first session read the badge" test "$(events "$DIR/session-one.jsonl")" = "started properties reading detected invalidated"
   session_client stays --object badge --timeout 3
   wait_for "the second session's end" 10 'grep -q invalidated "$DIR/session-stays.jsonl"' || true
   check "the badge left on the reader is not read again by itself" test "$(json "$DIR/session-stays.jsonl" 'd["reason"]')" = timeout
   session_client again --object badge --timeout 10 --restart-after 1
   wait_for "the third session's end" 15 'grep -q invalidated "$DIR/session-again.jsonl"' || true
-  check "after RestartPolling it is read again" test "$(events "$DIR/session-again.jsonl")" = "started properties restarted detected invalidated"
+  check "after RestartPolling it is read again" test "$(events "$DIR/session-again.jsonl")" = "started properties restarted reading detected invalidated"
   finish
 }
 
@@ -810,7 +811,7 @@ scenario_session_while_paused() {
   session_client early --object poster --timeout 20
   wait_for "the session" 10 'grep -q started "$DIR/session-early.jsonl"' || true
   wait_for "the session's end" 20 'grep -q invalidated "$DIR/session-early.jsonl"' || true
-  check "the session got the object (not unavailable)" test "$(events "$DIR/session-early.jsonl")" = "started properties detected invalidated"
+  check "the session got the object (not unavailable)" test "$(events "$DIR/session-early.jsonl")" = "started properties reading detected invalidated"
   check "reason first-read" test "$(json "$DIR/session-early.jsonl" 'd["reason"]')" = first-read
   check "background reading still paused for the camera afterwards" test "$(paused)" = 'as 1 "camera"'
   check "nothing offered" test "$(offers)" = 0

@@ -5,6 +5,7 @@ Listens for org.nfcscan.ScanSession1 signals first, then calls StartScanSession 
 given, and appends one JSON line per event to --record FILE:
   {"event": "started", "path": ...}
   {"event": "properties", "changed": {...}}          (PropertiesChanged of its session)
+  {"event": "reading"}                               (PropertiesChanged: State "reading" alone)
   {"event": "detected", "uri": <first record's uri or text>, "backend": ...}
   {"event": "invalidated", "reason": ..., "message": ...}
   {"event": "refused", "error": <D-Bus error name>, "message": ...}
@@ -85,6 +86,9 @@ def main():
                     record(event="restarted")
                     return False
                 GLib.timeout_add(int(args.restart_after * 1000), restart)
+            if dict(args_[1]) == {"State": "reading"}:
+                record(event="reading")
+                return
             record(event="properties", changed={str(k): (bool(v) if isinstance(v, dbus.Boolean) else
                                                           int(v) if isinstance(v, (dbus.UInt32, dbus.Int32)) else str(v))
                                                  for k, v in args_[1].items()})
