@@ -81,6 +81,9 @@ public actor Daemon {
     private var currentOffer: UInt32 = 0
     private var readers: [Int: any Reader] = [:]
     private var nextReaderNumber = 1
+    /// Each reader's number, kept for its backend and name: a reader closed for a condition or by
+    /// RestartPolling comes back at the same object path.
+    private var readerNumbers: [String: Int] = [:]
     private var pausedReasons: [ScannerAPI.PausedReason] = [.noReader]
     /// The system conditions' states as last announced (the `Conditions` property).
     private var announcedConditions: [BackgroundPause: ConditionState] = [:]
@@ -307,8 +310,10 @@ public actor Daemon {
     private func handle(_ event: BackgroundReading.Event) async {
         switch event {
         case .readerAdded(let reader):
-            let number = nextReaderNumber
-            nextReaderNumber += 1
+            let key = "\(reader.backend.rawValue)\u{0}\(reader.name)"
+            let number = readerNumbers[key].flatMap { readers[$0] == nil ? $0 : nil } ?? nextReaderNumber
+            if number == nextReaderNumber { nextReaderNumber += 1 }
+            readerNumbers[key] = number
             readers[number] = reader
             logger.info("using reader \(reader.name)", metadata: ["backend": "\(reader.backend.rawValue)"])
             try? bus.emitSignal(path: ScannerAPI.path, interface: ScannerAPI.objectManager, member: "InterfacesAdded",

@@ -570,6 +570,8 @@ scenario_inhibit() {
   wait_offer "the offer once released"
   check "the object still near the reader is offered after the release" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 1
   check "PausedReasons clear again" test "$(get_property PausedReasons)" = "as 0"
+  check "the reopened reader is back at the same object path (readers/1)" bash -c "busctl --address='$DBUS_SESSION_BUS_ADDRESS' --user \
+    call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager GetManagedObjects | grep -q '\"/org/nfcscan/Scanner1/readers/1\"'"
   check "nfcscan status: on" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is on."
   "$PY" "$SUPPORT/inhibit.py" --hold 0.5 --exit >"$DIR/inhibit2.log" 2>&1 || true
   wait_for "the release by exit" 10 'test "$(lines_matching "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log")" = 1' || true
