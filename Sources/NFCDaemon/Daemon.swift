@@ -131,76 +131,11 @@ public actor Daemon {
             sink.yield(.nameOwnerGone(name))
         })
         notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
-        watchConditions()
+        watches = ConditionSources.start(bus: bus, systemBus: systemBus, configuration: configuration, ignored: board.ignored,
+                                         logger: logger) { sink.yield(.condition($0, holds: $1)) }
         try bus.requestName(ScannerAPI.busName)
         startReading()
         logger.info("serving \(ScannerAPI.busName) on the session bus as \(bus.uniqueName)")
-    }
-
-    /// Starts every source of a system condition the configuration does not switch off. A source
-    /// this machine lacks is logged and leaves its condition unknown; none is fatal.
-    private func watchConditions() {
-        let sink = eventSink
-        let ignored = board.ignored
-        @Sendable func report(_ source: ConditionSource, _ holds: Bool?) { sink.yield(.condition(source, holds: holds)) }
-        func wanted(_ condition: BackgroundPause) -> Bool { !ignored.contains(condition) }
-        func absent(_ source: ConditionSource, _ why: String) {
-            logger.notice("\(source.rawValue) cannot be watched (\(why)): it does not pause background reading")
-        }
-        if wanted(.camera), let pattern = configuration.cameraDevices {
-            if let watch = CameraWatch(pattern: pattern, changed: { report(.camera, $0) }) { watches.append(watch) } else { absent(.camera, pattern) }
-        }
-        if wanted(.airplaneMode), let device = configuration.rfkillDevice {
-            if let watch = RfkillWatch(path: device, changed: { report(.rfkill, $0) }) { watches.append(watch) } else { absent(.rfkill, device) }
-        }
-        if let systemBus {
-            if wanted(.airplaneMode) {
-                do {
-                    let watch = try BusPropertyWatch(bus: systemBus, service: "org.freedesktop.NetworkManager",
-                                                     path: "/org/freedesktop/NetworkManager",
-                                                     interface: "org.freedesktop.NetworkManager") { report(.networkManager, $0.flatMap(Daemon.radiosOff)) }
-                    watches.append(watch)
-                } catch { absent(.networkManager, "\(error)") }
-            }
-            if wanted(.lockedAfterRestart) || wanted(.screenOff) {
-                let marker = UnlockMarker(runtimeDirectory: configuration.runtimeDirectory)
-                if marker == nil, wanted(.lockedAfterRestart) { absent(.logindLock, "no runtime directory to remember an unlock in") }
-                let watchLock = wanted(.lockedAfterRestart), watchIdle = wanted(.screenOff)
-                let locked: @Sendable (Bool?) -> Void = { if watchLock { report(.logindLock, $0) } }
-                let idle: @Sendable (Bool?) -> Void = { if watchIdle { report(.logindIdle, $0) } }
-                do {
-                    let watch = try LoginSessionWatch(bus: systemBus, marker: marker, lockedAfterRestart: locked, idle: idle)
-                    watches.append(watch)
-                } catch { absent(.logindLock, "\(error)") }
-            }
-        } else {
-            logger.notice("no system bus: logind and NetworkManager cannot be watched")
-        }
-        if wanted(.airplaneMode) {
-            do {
-                let watch = try BusPropertyWatch(bus: bus, service: "org.gnome.SettingsDaemon.Rfkill", path: "/org/gnome/SettingsDaemon/Rfkill",
-                                                 interface: "org.gnome.SettingsDaemon.Rfkill") { report(.desktopAirplaneMode, $0.flatMap(Daemon.desktopAirplaneMode)) }
-                watches.append(watch)
-            } catch { absent(.desktopAirplaneMode, "\(error)") }
-        }
-        if wanted(.screenOff) {
-            do { watches.append(try ScreenSaverWatch(bus: bus, changed: { report(.screenSaver, $0) })) } catch { absent(.screenSaver, "\(error)") }
-        }
-    }
-
-    /// NetworkManager's airplane mode: Wi-Fi off (by software or switch) and mobile radios off,
-    /// what `nmcli radio all off` and the desktops' airplane-mode switches leave.
-    static func radiosOff(_ properties: [String: DBusValue]) -> Bool? {
-        guard let wifi = properties["WirelessEnabled"]?.boolValue else { return nil }
-        let wifiOff = !wifi || properties["WirelessHardwareEnabled"]?.boolValue == false
-        let wwanOff = properties["WwanEnabled"]?.boolValue == false || properties["WwanHardwareEnabled"]?.boolValue == false
-        return wifiOff && wwanOff
-    }
-
-    /// The desktop's switch (gsd-rfkill): airplane mode set by the person, or by a hardware switch.
-    static func desktopAirplaneMode(_ properties: [String: DBusValue]) -> Bool? {
-        guard let set = properties["AirplaneMode"]?.boolValue else { return nil }
-        return set || properties["HardwareAirplaneMode"]?.boolValue == true
     }
 
     private func startReading() {

@@ -53,19 +53,19 @@ import Testing
     }
 
     @Test func networkManagersAirplaneModeIsWifiAndMobileRadiosOff() {
-        #expect(Daemon.radiosOff(["WirelessEnabled": .boolean(true), "WwanEnabled": .boolean(false)]) == false)
-        #expect(Daemon.radiosOff(["WirelessEnabled": .boolean(false), "WwanEnabled": .boolean(true)]) == false)
-        #expect(Daemon.radiosOff(["WirelessEnabled": .boolean(false), "WwanEnabled": .boolean(false)]) == true)
-        #expect(Daemon.radiosOff(["WirelessEnabled": .boolean(true), "WirelessHardwareEnabled": .boolean(false),
+        #expect(ConditionSources.radiosOff(["WirelessEnabled": .boolean(true), "WwanEnabled": .boolean(false)]) == false)
+        #expect(ConditionSources.radiosOff(["WirelessEnabled": .boolean(false), "WwanEnabled": .boolean(true)]) == false)
+        #expect(ConditionSources.radiosOff(["WirelessEnabled": .boolean(false), "WwanEnabled": .boolean(false)]) == true)
+        #expect(ConditionSources.radiosOff(["WirelessEnabled": .boolean(true), "WirelessHardwareEnabled": .boolean(false),
                                   "WwanEnabled": .variant(.boolean(false))]) == true)
-        #expect(Daemon.radiosOff([:]) == nil)
+        #expect(ConditionSources.radiosOff([:]) == nil)
     }
 
     @Test func theDesktopsSwitchIsAirplaneModeSetByThePersonOrByHardware() {
-        #expect(Daemon.desktopAirplaneMode(["AirplaneMode": .boolean(false), "HardwareAirplaneMode": .boolean(false)]) == false)
-        #expect(Daemon.desktopAirplaneMode(["AirplaneMode": .variant(.boolean(true))]) == true)
-        #expect(Daemon.desktopAirplaneMode(["AirplaneMode": .boolean(false), "HardwareAirplaneMode": .boolean(true)]) == true)
-        #expect(Daemon.desktopAirplaneMode(["HasAirplaneMode": .boolean(true)]) == nil)
+        #expect(ConditionSources.desktopAirplaneMode(["AirplaneMode": .boolean(false), "HardwareAirplaneMode": .boolean(false)]) == false)
+        #expect(ConditionSources.desktopAirplaneMode(["AirplaneMode": .variant(.boolean(true))]) == true)
+        #expect(ConditionSources.desktopAirplaneMode(["AirplaneMode": .boolean(false), "HardwareAirplaneMode": .boolean(true)]) == true)
+        #expect(ConditionSources.desktopAirplaneMode(["HasAirplaneMode": .boolean(true)]) == nil)
     }
 }
 
