@@ -48,7 +48,9 @@ extension ScanCommand {
                 case .ended(let reason, let message):
                     prompt.clear()
                     switch reason {
-                    case "first-read", "user-canceled" where read >= wanted:
+                    case "first-read":
+                        break
+                    case "user-canceled" where read >= wanted:
                         break
                     case "timeout" where continuous && timeout == nil:
                         break
