@@ -57,6 +57,7 @@ let package = Package(
         .target(name: "NFCDaemon", dependencies: [
             "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "nfcscand", dependencies: [
             "NFCDaemon", "Systemd",

@@ -73,3 +73,8 @@ enum ConditionSources {
         return set || properties["HardwareAirplaneMode"]?.boolValue == true
     }
 }
+
+extension RfkillWatch: CancellableWatch {}
+extension BusPropertyWatch: CancellableWatch {}
+extension LoginSessionWatch: CancellableWatch {}
+extension ScreenSaverWatch: CancellableWatch {}

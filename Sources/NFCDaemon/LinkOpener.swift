@@ -20,11 +20,15 @@ public struct LinkOpener: Sendable {
     /// started as our child would have no network and no JIT (Docs/service.md), so it is started
     /// in a transient unit of its own (`systemd-run --user`).
     let outsideSandbox: Bool
+    /// How long the portal, and then the fallback program, may take: a program still running
+    /// then is stopped (SIGTERM) and the link counts as not opened.
+    let deadline: Duration
 
-    public init(bus: BusConnection, fallback: String = "xdg-open",
+    public init(bus: BusConnection, fallback: String = "xdg-open", deadline: Duration = .seconds(10),
                 outsideSandbox: Bool = ProcessInfo.processInfo.environment["INVOCATION_ID"] != nil) {
         self.bus = bus
         self.fallback = fallback
+        self.deadline = deadline
         self.outsideSandbox = outsideSandbox
     }
 
@@ -38,7 +42,7 @@ public struct LinkOpener: Sendable {
         do {
             _ = try await bus.call(destination: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
                                    interface: "org.freedesktop.portal.OpenURI", member: "OpenURI",
-                                   [.string(""), .string(uri), .vardict([:])], timeout: .seconds(10))
+                                   [.string(""), .string(uri), .vardict([:])], timeout: deadline)
             return "portal"
         } catch let error {
             let portalProblem = error.description
@@ -63,6 +67,13 @@ public struct LinkOpener: Sendable {
             do { try process.run() } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
+                return
+            }
+            // The deadline: a program that never exits is stopped, which ends the wait above.
+            let deadline = deadline
+            Task {
+                try? await Task.sleep(for: deadline)
+                if process.isRunning { process.terminate() }
             }
         }
         if status != 0 { throw Failure.noOpener("\(arguments.joined(separator: " ")) exited with status \(status)") }

@@ -5,27 +5,17 @@ import Systemd
 /// Specification 1.2), as the daemon uses it: post, replace, withdraw, and learn what the person
 /// did through `ActionInvoked` / `NotificationClosed`.
 ///
-/// The server may be absent or restart: every call simply tries, and ``Event/serverChanged``
-/// tells the daemon that ids from before mean nothing now.
+/// The server may be absent or restart: every call simply tries, and ``NotificationSignal/serverChanged``
+/// tells the daemon that ids from before mean nothing now (``NotificationSignal``).
 public final class NotificationServer: Sendable {
     public static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
-
-    /// What the server tells us.
-    public enum Event: Sendable {
-        /// The person chose `actionKey` on notification `id`.
-        case actionInvoked(id: UInt32, actionKey: String)
-        /// Notification `id` is gone (expired 1, dismissed 2, closed by us 3, other 4).
-        case closed(id: UInt32, reason: UInt32)
-        /// A server took the name (`present`) or left it: earlier ids are void.
-        case serverChanged(present: Bool)
-    }
 
     private let bus: BusConnection
     private let subscriptions: [BusSubscription]
 
     /// Follows the server's signals and its comings and goings, reporting them to `events`.
-    public init(bus: BusConnection, events: @escaping @Sendable (Event) -> Void) throws(BusError) {
+    init(bus: BusConnection, events: @escaping @Sendable (NotificationSignal) -> Void) throws(BusError) {
         self.bus = bus
         let rule = "type='signal',interface='\(Self.name)',path='\(Self.path)'"
         let signals = try bus.addMatch(rule) { signal in
@@ -46,8 +36,8 @@ public final class NotificationServer: Sendable {
     }
 
     /// Shows `content` (replacing notification `replacing` when not 0); returns its id.
-    public func notify(_ content: NotificationContent, replacing: UInt32 = 0) async throws(BusError) -> UInt32 {
-        let markup = await supportsBodyMarkup()
+    public func notify(_ content: NotificationContent, replacing: UInt32 = 0, timeout: Duration = .seconds(5)) async throws(BusError) -> UInt32 {
+        let markup = await supportsBodyMarkup(timeout: timeout)
         var hints: [String: DBusValue] = [
             "category": .string(content.hints.category),
             "transient": .boolean(content.hints.transient),
@@ -59,7 +49,7 @@ public final class NotificationServer: Sendable {
             .string((markup ? content.body : content.plainBody) ?? ""),
             .strings(content.actions.flatMap { [$0.key, $0.label] }),
             .vardict(hints), .int32(content.expireTimeout),
-        ], timeout: .seconds(5))
+        ], timeout: timeout)
         guard let id = reply.first?.intValue, let id32 = UInt32(exactly: id) else {
             throw .marshal("Notify answered \(reply) instead of an id")
         }
@@ -73,9 +63,9 @@ public final class NotificationServer: Sendable {
 
     /// Whether the server renders `<b>`, `<a>` … in bodies (then bodies go escaped; else plain).
     /// Asked each time: a restarted server may be another program.
-    private func supportsBodyMarkup() async -> Bool {
+    private func supportsBodyMarkup(timeout: Duration) async -> Bool {
         guard let reply = try? await bus.call(destination: Self.name, path: Self.path, interface: Self.name,
-                                              member: "GetCapabilities", timeout: .seconds(2)),
+                                              member: "GetCapabilities", timeout: min(timeout, .seconds(2))),
               let capabilities = reply.first?.arrayValue else { return true }
         return capabilities.contains(.string("body-markup"))
     }

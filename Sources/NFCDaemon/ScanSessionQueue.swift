@@ -74,7 +74,7 @@ struct ScanSessionQueue: Sendable {
 }
 
 /// What an app asks for in `StartScanSession`, checked.
-struct ScanSessionOptions: Sendable {
+struct ScanSessionOptions: Sendable, Equatable {
     /// The object to name in prompts ("badge"); nil: a generic word.
     var object: String?
     /// Keep reading after the first object; the prompt then asks for another.

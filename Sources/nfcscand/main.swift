@@ -99,7 +99,7 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  ignoredConditions: settings.ignoredConditions),
                             logger: logger)
         do {
-            try await daemon.start()
+            try daemon.start()
         } catch .nameTaken(let name) {
             logger.error("another nfcscand already serves \(name) on this session bus")
             throw ExitCode(75)
@@ -107,40 +107,9 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             logger.error("cannot serve the D-Bus API: \(error)")
             throw ExitCode(69)
         }
-        let service = DaemonService(daemon: daemon, bus: bus, systemBus: systemBus, logger: logger)
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        try await group.run()
-    }
-}
-
-/// Runs the daemon under swift-service-lifecycle: READY=1 once it serves, the watchdog while it
-/// runs, STOPPING=1 and a clean stop on SIGTERM.
-struct DaemonService: Service {
-    let daemon: Daemon
-    let bus: BusConnection
-    let systemBus: BusConnection?
-    let logger: Logger
-
-    func run() async throws {
         ServiceManager.ready(status: "Looking for objects")
-        let watchdog = ServiceManager.watchdogInterval.map { interval in
-            Task {
-                while !Task.isCancelled {
-                    ServiceManager.watchdog()
-                    try? await Task.sleep(for: interval)
-                }
-            }
-        }
-        await withGracefulShutdownHandler {
-            await daemon.run()
-        } onGracefulShutdown: {
-            Task {
-                ServiceManager.stopping()
-                logger.info("stopping")
-                await daemon.stop()
-            }
-        }
-        watchdog?.cancel()
+        let group = ServiceGroup(services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
         bus.close()
         systemBus?.close()
     }

@@ -21,7 +21,7 @@ import Testing
             daemonBus = try BusConnection.connect(address: bus.address)
             daemon = Daemon(bus: daemonBus, configuration: .init(readers: ReaderDirectory(providers: [])),
                             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-            try await daemon.start()
+            try daemon.start()
             let daemon = daemon
             runner = Task { await daemon.run() }
             app = try BusConnection.connect(address: bus.address)
@@ -38,7 +38,7 @@ import Testing
         }
 
         func stop() async {
-            await daemon.stop()
+            daemon.stop()
             await runner.value
             app.close()
             daemonBus.close()

@@ -1,0 +1,335 @@
+import Logging
+import NDEFReport
+import NFCDispatch
+import NFCReaders
+import NFCScanKit
+import Systemd
+
+/// Everything nfcscand decides, with no I/O: who gets an object, when background reading pauses,
+/// scan sessions and their queue, retries and timeouts. The runtime feeds it one
+/// ``DaemonInput`` at a time and does the ``DaemonEffect``s it returns (the state-machine/action
+/// shape of swift-nio's and async-http-client's connection pools), so every decision is tested
+/// in-process, in order, with no clock and no peer: a hung peer can only ever be an input that
+/// has not arrived yet.
+struct DaemonCore: Sendable {
+    struct Configuration: Sendable {
+        /// The language of notifications, and of sessions that ask for none.
+        var language: ScanCopy.Language = .english
+        /// System conditions that never pause background reading here (the kiosk file).
+        var ignoredConditions: Set<BackgroundPause> = []
+    }
+
+    /// An offer the person has not answered yet, or whose notification is being shown.
+    struct PendingOffer: Sendable {
+        let offer: Offer
+        let report: ReportValue
+        /// The notification it replaces (0: none).
+        var replacing: UInt32 = 0
+    }
+
+    /// A chosen offer on its way to an app or the browser.
+    struct Delivery: Sendable {
+        enum Target: Sendable {
+            case handler(HandlerRegistration, scan: DBusValue)
+            case link(String)
+        }
+        let target: Target
+        let notification: UInt32
+        /// Tries made so far (HandleScan only).
+        var tries = 1
+    }
+
+    /// The readers of one generation of background reading.
+    struct Reading: Sendable {
+        var generation = 0
+        var running = false
+        /// The readers present when it started are open; until then an empty list means nothing.
+        var opened = false
+        /// How many readers the previous generation had, so a restart does not look like "no reader".
+        var previousReaders = 0
+    }
+
+    struct ReaderEntry: Sendable {
+        let id: ReaderID
+        let name: String
+        let backend: ReaderBackend
+    }
+
+    struct InhibitorEntry: Sendable {
+        let who: String
+        let why: String
+        let owner: String
+    }
+
+    /// Waits before each retry of a delivery whose app answered with an error: about 3.5 s in
+    /// all, a person's patience after choosing.
+    static let retryDelays: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2)]
+
+    let configuration: Configuration
+    let composer: NotificationComposer
+    var registry = HandlerRegistry()
+    var offers: [UInt32: PendingOffer] = [:]
+    /// The newest offer's notification: the next one replaces it rather than piling up.
+    var currentOffer: UInt32 = 0
+    /// Notifications asked for and not answered yet; nil value: a failure notice, not an offer.
+    var showing: [EffectID: PendingOffer?] = [:]
+    var deliveries: [EffectID: Delivery] = [:]
+    var nextEffect: EffectID = 1
+    var readers: [Int: ReaderEntry] = [:]
+    var nextReaderNumber = 1
+    /// Each reader's number, kept for its backend and name: a reader closed for a condition or by
+    /// RestartPolling comes back at the same object path.
+    var readerNumbers: [String: Int] = [:]
+    /// Readers whose object another program holds exclusively: background reading pauses, but
+    /// the readers stay open to notice the release.
+    var held: Set<ReaderID> = []
+    var reading = Reading()
+    var sessions = ScanSessionQueue()
+    /// The active session whose object is being read now (its State is "reading").
+    var sessionReading: Int?
+    var inhibitors: [Int: InhibitorEntry] = [:]
+    var nextInhibitor = 1
+    var board: ConditionBoard
+    var pausedReasons: [BackgroundPause] = [.noReader]
+    var announcedConditions: [BackgroundPause: ConditionState] = [:]
+    var readerStatus = "paused"
+    var started = false
+    var stopping = false
+    var effects: [DaemonEffect] = []
+
+    init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        composer = NotificationComposer(copy: ScanCopy.catalog(for: configuration.language))
+        board = ConditionBoard(ignored: configuration.ignoredConditions)
+    }
+
+    /// Decides what `input` means and returns what to do, in order. After every input the
+    /// conditions are applied, so one that starts is in force before the next object.
+    mutating func handle(_ input: DaemonInput) -> [DaemonEffect] {
+        effects = []
+        switch input {
+        case .started: start()
+        case .request(let call, let caller, let request): handle(request, call: call, caller: caller)
+        case .peerGone(let name): peerGone(name)
+        case .reading(let generation, let event):
+            if generation == reading.generation, reading.running { handle(event) }
+        case .condition(let source, let holds):
+            if board.record(source, holds: holds) {
+                let condition = source.condition
+                log(.info, "\(condition.rawValue): \(board.state(of: condition).rawValue)", ["via": source.rawValue])
+            }
+        case .notification(let signal): handle(signal)
+        case .completed(let id, let outcome): completed(id, outcome)
+        case .inhibitorReleased(let id):
+            if let inhibitor = inhibitors.removeValue(forKey: id) {
+                log(.info, "inhibitor \(id) of \(inhibitor.who) released", ["owner": inhibitor.owner])
+            }
+        case .timerFired(let timer): fired(timer)
+        case .heartbeat: effects.append(.watchdog)
+        case .stop: stop()
+        }
+        if started, !stopping { applyConditions() }
+        defer { effects = [] }
+        return effects
+    }
+
+    // MARK: Life
+
+    private mutating func start() {
+        guard !started else { return }
+        started = true
+        effects.append(.publish(BusObject(path: ScannerAPI.path, kind: .scanner, interface: ScannerAPI.interface,
+                                          properties: scannerProperties, owner: nil)))
+        startReading()
+    }
+
+    private mutating func stop() {
+        guard !stopping else { return }
+        stopping = true
+        for session in sessions.all.reversed() { endSession(session.id, .terminated) }
+        for id in inhibitors.keys.sorted() { effects.append(.dropInhibitor(id)) }
+        inhibitors = [:]
+        if reading.running { stopReading() }
+        for id in offers.keys.sorted() { effects.append(.closeNotification(id)) }
+        offers = [:]
+        currentOffer = 0
+        effects.append(.finish)
+    }
+
+    private mutating func peerGone(_ name: String) {
+        for session in sessions.sessions(of: name).reversed() { endSession(session.id, .userCanceled, notify: false) }
+        for registration in registry.removeAll(owner: name) {
+            log(.info, "handler \(registration.id) of \(registration.appName) ended with its connection", ["owner": name])
+        }
+    }
+
+    // MARK: Conditions and pauses
+
+    /// Background reading stops (the readers are closed: another program may then use them, and
+    /// nothing wakes up) while a condition asks for it and no scan session needs the readers; it
+    /// starts again when all is clear. Airplane mode stops sessions too: the radios are off for
+    /// every use.
+    private mutating func applyConditions() {
+        if board.holds(.airplaneMode) {
+            for session in sessions.all.reversed() {
+                endSession(session.id, .radioDisabled, message: copy(for: session.options).radioDisabled)
+            }
+        }
+        let blocked = (!inhibitors.isEmpty || !board.holding.isEmpty) && sessions.active == nil
+        if blocked, reading.running {
+            log(.info, "background reading stops: the readers are released")
+            stopReading()
+        } else if !blocked, !reading.running {
+            log(.info, "background reading starts again")
+            startReading()
+        }
+        updatePaused()
+    }
+
+    /// Why background reading is paused now, in the order of the `PausedReasons` property.
+    var currentReasons: [BackgroundPause] {
+        var reasons: [BackgroundPause] = []
+        if reading.running, readers.isEmpty, reading.opened || reading.previousReaders == 0 { reasons.append(.noReader) }
+        if sessions.active != nil { reasons.append(.scanSession) }
+        if !inhibitors.isEmpty || !held.isEmpty { reasons.append(.readerInUse) }
+        return reasons + board.holding
+    }
+
+    private mutating func updatePaused() {
+        let reasons = currentReasons
+        let conditions = board.states
+        if reasons != pausedReasons || conditions != announcedConditions {
+            var changed: [String: DBusValue] = ["Conditions": Self.conditionsValue(conditions)]
+            if reasons != pausedReasons {
+                log(.info, reasons.isEmpty ? "background reading is on" : "background reading is paused: \(reasons.map(\.rawValue))")
+                changed["BackgroundReading"] = .boolean(reasons.isEmpty)
+                changed["PausedReasons"] = .strings(reasons.map(\.rawValue))
+            }
+            pausedReasons = reasons
+            announcedConditions = conditions
+            effects.append(.update(path: ScannerAPI.path, interface: ScannerAPI.interface, changed))
+        }
+        let status = readerStatusNow
+        if status != readerStatus {
+            readerStatus = status
+            for number in readers.keys.sorted() {
+                effects.append(.update(path: Self.readerPath(number), interface: ScannerAPI.readerInterface, ["Status": .string(status)]))
+            }
+        }
+    }
+
+    var readerStatusNow: String { pausedReasons.isEmpty || sessions.active != nil ? "searching" : "paused" }
+
+    static func conditionsValue(_ conditions: [BackgroundPause: ConditionState]) -> DBusValue {
+        .dictionary(keySignature: "s", valueSignature: "s", conditions.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+            DBusDictEntry(.string($0.key.rawValue), .string($0.value.rawValue))
+        })
+    }
+
+    var scannerProperties: [String: DBusValue] {
+        ["BackgroundReading": .boolean(pausedReasons.isEmpty),
+         "PausedReasons": .strings(pausedReasons.map(\.rawValue)),
+         "Conditions": Self.conditionsValue(announcedConditions),
+         "Version": .string(ScannerAPI.version)]
+    }
+
+    static func readerPath(_ number: Int) -> String { "\(ScannerAPI.readersPath)/\(number)" }
+
+    // MARK: Effects
+
+    mutating func log(_ level: Logger.Level, _ message: String, _ metadata: [String: String] = [:]) {
+        effects.append(.log(level, message, metadata: metadata))
+    }
+
+    mutating func emit(_ effect: DaemonEffect) { effects.append(effect) }
+
+    mutating func newEffectID() -> EffectID {
+        defer { nextEffect += 1 }
+        return nextEffect
+    }
+
+    func copy(for options: ScanSessionOptions) -> any ScanCopyCatalog {
+        ScanCopy.catalog(for: options.language ?? configuration.language, object: options.object)
+    }
+}
+
+// MARK: Reading
+
+extension DaemonCore {
+    mutating func startReading() {
+        reading.generation += 1
+        reading.running = true
+        reading.opened = false
+        effects.append(.startReading(generation: reading.generation))
+    }
+
+    /// Closes the readers; their objects go at once (InterfacesRemoved), and whatever the
+    /// closing generation still says is ignored.
+    mutating func stopReading() {
+        reading.previousReaders = readers.count
+        reading.running = false
+        effects.append(.stopReading(generation: reading.generation))
+        for number in readers.keys.sorted() { effects.append(.unpublish(path: Self.readerPath(number))) }
+        readers = [:]
+        held = []
+    }
+
+    private mutating func handle(_ event: ReadingEvent) {
+        switch event {
+        case .readerAdded(let id, let name, let backend):
+            let key = "\(backend.rawValue)\u{0}\(name)"
+            let number = readerNumbers[key].flatMap { readers[$0] == nil ? $0 : nil } ?? nextReaderNumber
+            if number == nextReaderNumber { nextReaderNumber += 1 }
+            readerNumbers[key] = number
+            readers[number] = ReaderEntry(id: id, name: name, backend: backend)
+            log(.info, "using reader \(name)", ["backend": backend.rawValue])
+            effects.append(.publish(BusObject(
+                path: Self.readerPath(number), kind: .reader, interface: ScannerAPI.readerInterface,
+                properties: ["Name": .string(name), "Backend": .string(backend.rawValue), "Status": .string(readerStatus)], owner: nil)))
+        case .readerRemoved(let id, let problem):
+            guard let number = readers.first(where: { $0.value.id == id })?.key, let reader = readers.removeValue(forKey: number) else { return }
+            held.remove(id)
+            log(.notice, "reader \(reader.name) is gone\(problem.map { ": \($0)" } ?? "")")
+            effects.append(.unpublish(path: Self.readerPath(number)))
+        case .heldElsewhere(let id, let isHeld):
+            guard let reader = readers.values.first(where: { $0.id == id }) else { return }
+            if isHeld { held.insert(id) } else { held.remove(id) }
+            log(.info, isHeld ? "another program holds the object on \(reader.name) exclusively" : "\(reader.name) is free again")
+        case .reading:
+            guard let session = sessions.active else { return }
+            sessionReading = session.id
+            sessionChanged(session.id, ["State": .string("reading")])
+        case .failed(let failure):
+            log(.warning, "an object could not be read: \(failure)")
+            // The session looks again: its app shows its prompt again.
+            if let session = sessions.active, sessionReading == session.id {
+                sessionReading = nil
+                sessionChanged(session.id, ["State": .string("active")])
+            }
+        case .opened:
+            reading.opened = true
+            if readers.isEmpty, let session = sessions.active {
+                endSession(session.id, .unavailable, message: copy(for: session.options).noReader)
+            }
+        case .ended(let error):
+            reading.opened = true
+            log(.error, "no reader is left and none can appear: \(error)")
+            if let session = sessions.active { endSession(session.id, .unavailable, message: copy(for: session.options).noReader) }
+        case .scanned(let object):
+            let report: ReportValue
+            do {
+                report = try object.report()
+            } catch {
+                log(.warning, "an object's content could not be decoded: \(error)", ["reader": object.readerName])
+                if let session = sessions.active, sessionReading == session.id {
+                    // Content that does not decode: the session looks again.
+                    sessionReading = nil
+                    sessionChanged(session.id, ["State": .string("active")])
+                }
+                return
+            }
+            effects.append(.observe(.detected(reader: object.readerName, uid: ScannedObject.hex(object.identifier), report: report)))
+            if let session = sessions.active { detected(report, by: session) } else { offer(report, uid: object.identifier) }
+        }
+    }
+}

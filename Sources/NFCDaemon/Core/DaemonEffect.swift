@@ -1,0 +1,77 @@
+import Logging
+import NDEFReport
+import NFCDispatch
+import Systemd
+
+/// What the core asks the runtime to do. Effects that only hand a message to the bus (replies,
+/// signals, property changes) or to the log are done at once; effects that wait for a peer (a
+/// notification, a delivery, a link, closing readers) run on their own with a deadline, and their
+/// outcome comes back as ``DaemonInput/completed(_:_:)``.
+enum DaemonEffect: Sendable, Equatable {
+    /// Answers method call `CallID`.
+    case reply(CallID, BusAnswer)
+    /// Answers `Inhibit`: the runtime makes the pipe, hands the app its write end and watches the
+    /// read end (its end of file is ``DaemonInput/inhibitorReleased(_:)``).
+    case grantInhibitor(CallID, id: Int)
+    /// Withdraws inhibitor `id` from the daemon's side (stopping).
+    case dropInhibitor(Int)
+
+    /// Exports an object (its properties, its introspection kind; `owner`: only that connection
+    /// may see it, and its signals go to it alone).
+    case publish(BusObject)
+    /// Changes properties of an exported object (PropertiesChanged follows).
+    case update(path: String, interface: String, [String: DBusValue])
+    case unpublish(path: String)
+    /// A signal that is not a property change (`destination`: unicast).
+    case signal(path: String, interface: String, member: String, [DBusValue], destination: String?)
+
+    /// Opens the readers (generation `Int`): after the previous generation is closed.
+    case startReading(generation: Int)
+    /// Closes the readers of a generation (its later events are ignored).
+    case stopReading(generation: Int)
+
+    case notify(EffectID, NotificationContent, replacing: UInt32)
+    case closeNotification(UInt32)
+    /// One call of the app's HandleScan (retries are the core's decision).
+    case handleScan(EffectID, owner: String, handlerPath: String, scan: DBusValue)
+    case openLink(EffectID, uri: String)
+
+    case armTimer(TimerID, after: Duration)
+    case cancelTimer(TimerID)
+
+    /// For the observers (a broker publisher, the test rig): what happened to an object.
+    case observe(DaemonObservation)
+    case log(Logger.Level, String, metadata: [String: String] = [:])
+    /// Pings systemd's watchdog.
+    case watchdog
+    /// The loop ends once this is done (after ``DaemonInput/stop``).
+    case finish
+}
+
+/// A method call's answer.
+enum BusAnswer: Sendable, Equatable {
+    case values([DBusValue])
+    case error(name: String, message: String)
+}
+
+/// One object the daemon exports, as the object tree keeps it.
+struct BusObject: Sendable, Equatable {
+    enum Kind: Sendable, Equatable { case scanner, reader, session }
+    var path: String
+    var kind: Kind
+    var interface: String
+    var properties: [String: DBusValue]
+    /// The connection that alone may use it (a scan session's app); nil: everyone.
+    var owner: String?
+}
+
+/// What the daemon did with an object, for observers (the output seam: issue 15's publisher
+/// adds an observer instead of editing the core).
+public enum DaemonObservation: Sendable, Equatable {
+    /// An object was read in the background or for a session: its report and where.
+    case detected(reader: String, uid: String, report: ReportValue)
+    /// It was offered to an app (`app` nil: its web link, to the browser).
+    case offered(notification: UInt32, app: String?)
+    /// The person chose it and it was handed on (`success`), or could not be.
+    case delivered(notification: UInt32, app: String?, success: Bool)
+}

@@ -1,0 +1,96 @@
+import NFCDispatch
+import NFCReaders
+import NFCScanKit
+import Systemd
+
+/// Everything that can happen to nfcscand, as the core sees it: typed requests decoded from the
+/// bus, what the readers and the condition sources report, what peers answered, timers firing.
+/// The runtime turns each outside event into one of these and hands it to ``DaemonCore/handle(_:)``.
+enum DaemonInput: Sendable {
+    /// The bus is served: look for readers.
+    case started
+    /// A method call that needs a decision, decoded by a bus adapter; answered with a ``DaemonEffect/reply(_:_:)``.
+    case request(CallID, caller: String, DaemonRequest)
+    /// A connection closed (a unique name lost its owner): its handlers, sessions and inhibitors go.
+    case peerGone(String)
+    /// Background reading (one generation of it: events of an earlier one are ignored).
+    case reading(generation: Int, ReadingEvent)
+    /// What a condition source says now (nil: it cannot tell).
+    case condition(ConditionSource, holds: Bool?)
+    /// The notification server's signals.
+    case notification(NotificationSignal)
+    /// An effect that talks to a peer has ended.
+    case completed(EffectID, EffectOutcome)
+    /// An inhibitor's descriptor was closed by its app (or the app ended).
+    case inhibitorReleased(Int)
+    case timerFired(TimerID)
+    /// The watchdog's turn: answered by pinging systemd from the loop, which proves the loop runs.
+    case heartbeat
+    /// SIGTERM: end sessions, withdraw offers, release the readers, then finish.
+    case stop
+}
+
+/// The number the runtime gives a method call waiting for its answer.
+typealias CallID = Int
+
+/// A method call of the API, its arguments checked by the bus adapter.
+enum DaemonRequest: Sendable, Equatable {
+    case register(handlerPath: String, HandlerRequest)
+    case unregister(UInt32)
+    case startSession(ScanSessionOptions)
+    case inhibit(who: String, why: String)
+    case invalidate(session: Int, message: String)
+    case restartPolling(session: Int)
+    case setAlertMessage(session: Int, String)
+}
+
+/// What background reading reports.
+enum ReadingEvent: Sendable {
+    case readerAdded(ReaderID, name: String, backend: ReaderBackend)
+    case readerRemoved(ReaderID, problem: String?)
+    /// Another program holds (true) or no longer holds (false) this reader's object exclusively.
+    case heldElsewhere(ReaderID, Bool)
+    /// An object arrived and is being read (``scanned(_:)`` or ``failed(_:)`` follows).
+    case reading
+    case scanned(ScannedObject)
+    case failed(String)
+    /// The readers present at the start are open (each announced before): later ones are hotplug.
+    case opened
+    /// No reader is left and none can appear.
+    case ended(String)
+}
+
+/// A reader as the core knows it: the runtime keeps the object, the core only its identity.
+typealias ReaderID = ObjectIdentifier
+
+/// What the desktop's notification server says.
+enum NotificationSignal: Sendable, Equatable {
+    /// The person chose `actionKey` on notification `id`.
+    case actionInvoked(id: UInt32, actionKey: String)
+    /// Notification `id` is gone (expired 1, dismissed 2, closed by us 3, other 4).
+    case closed(id: UInt32, reason: UInt32)
+    /// A server took the name (`present`) or left it: earlier ids are void.
+    case serverChanged(present: Bool)
+}
+
+/// How a peer answered an effect.
+enum EffectOutcome: Sendable, Equatable {
+    /// Notify answered with the notification's id.
+    case shown(UInt32)
+    /// The peer answered and did what was asked (HandleScan took the object; the link opened, `how`).
+    case done(String)
+    /// The peer answered with an error (`name`: the D-Bus error name when there is one).
+    case refused(name: String?, message: String)
+    /// No answer before the deadline, or the peer left mid-call: it may have acted.
+    case noAnswer(String)
+}
+
+/// The number of one effect in flight, so its outcome finds its way back.
+typealias EffectID = Int
+
+/// A timer the core armed.
+enum TimerID: Hashable, Sendable {
+    case sessionTimeout(Int)
+    /// The next try of a delivery whose app answered with an error.
+    case deliveryRetry(EffectID)
+}
