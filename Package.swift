@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "BusTestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [
-            "NFCDaemon", "Systemd", "NDEFReport", "NFCScanKit", "BusTestSupport",
+            "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "BusTestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit"]),

@@ -73,6 +73,7 @@ struct DaemonCore: Sendable {
     var currentOffer: UInt32 = 0
     /// Notifications asked for and not answered yet; nil value: a failure notice, not an offer.
     var showing: [EffectID: PendingOffer?] = [:]
+    var showingCount: Int { showing.count }
     var deliveries: [EffectID: Delivery] = [:]
     var nextEffect: EffectID = 1
     var readers: [Int: ReaderEntry] = [:]
@@ -123,6 +124,7 @@ struct DaemonCore: Sendable {
         case .inhibitorReleased(let id):
             if let inhibitor = inhibitors.removeValue(forKey: id) {
                 log(.info, "inhibitor \(id) of \(inhibitor.who) released", ["owner": inhibitor.owner])
+                effects.append(.dropInhibitor(id))
             }
         case .timerFired(let timer): fired(timer)
         case .heartbeat: effects.append(.watchdog)

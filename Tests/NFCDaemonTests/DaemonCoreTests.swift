@@ -1,0 +1,284 @@
+import NDEF
+@testable import NFCDaemon
+import NFCDispatch
+import NFCReaders
+@testable import NFCScanKit
+import NFCTags
+import Systemd
+import Testing
+
+/// nfcscand's decisions, in process: inputs in, effects out, no bus, no clock, no sleeps.
+@Suite struct DaemonCoreTests {
+    /// A core that has started and opened one reader (generation 1), with the effects of each step.
+    struct Rig {
+        var core = DaemonCore()
+        var nextCall = 1
+        /// A stand-in identity for readers (the runtime uses ObjectIdentifier of the reader object).
+        final class Token: Sendable {}
+        let readerToken = Token()
+        var readerID: ReaderID { ObjectIdentifier(readerToken) }
+
+        init(reader: Bool = true) {
+            _ = core.handle(.started)
+            if reader {
+                _ = core.handle(.reading(generation: 1, .readerAdded(readerID, name: "ACS ACR122U", backend: .pcsc)))
+                _ = core.handle(.reading(generation: 1, .opened))
+            }
+        }
+
+        @discardableResult
+        mutating func send(_ input: DaemonInput) -> [DaemonEffect] { core.handle(input) }
+
+        /// A request from `caller`; returns the effects and the call's number.
+        mutating func request(_ request: DaemonRequest, from caller: String = ":1.10") -> (call: CallID, effects: [DaemonEffect]) {
+            let call = nextCall
+            nextCall += 1
+            return (call, core.handle(.request(call, caller: caller, request)))
+        }
+
+        var paused: [String] { core.pausedReasons.map(\.rawValue) }
+
+        static func answer(_ effects: [DaemonEffect], _ call: CallID) -> BusAnswer? {
+            for case .reply(call, let answer) in effects { return answer }
+            return nil
+        }
+
+        static func object(uri: String, uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]) -> ScannedObject {
+            let bytes = NDEFMessage(URIRecord(uri: uri).record()).encoded()
+            return ScannedObject(readerName: "ACS ACR122U", backend: .pcsc, identifier: uid,
+                                 technology: .iso14443A(atqa: [0x00, 0x44], sak: 0, ats: []),
+                                 reading: TagReading(platform: .type2, product: "NTAG215", uid: uid, capacity: 496,
+                                                     ndefBytes: bytes, roundTrips: 2))
+        }
+    }
+
+    static func handler(_ name: String = "Posters", host: String = "example.com") throws -> HandlerRequest {
+        try HandlerRequest(appName: name, filterFields: [["uri-scheme": "https", "uri-host": host]])
+    }
+
+    @Test func startingPublishesTheScannerAndOpensTheReaders() {
+        var core = DaemonCore()
+        let effects = core.handle(.started)
+        #expect(effects.contains { if case .publish(let object) = $0 { object.path == ScannerAPI.path } else { false } })
+        #expect(effects.contains(.startReading(generation: 1)))
+        #expect(core.pausedReasons == [.noReader])
+        _ = core.handle(.reading(generation: 1, .opened))
+        #expect(core.pausedReasons == [.noReader], "opened with no reader: no-reader")
+        var rig = Rig()
+        #expect(rig.paused == [])
+        #expect(rig.core.readers.count == 1)
+        rig.send(.reading(generation: 1, .readerRemoved(rig.readerID, problem: "unplugged")))
+        #expect(rig.paused == ["no-reader"])
+    }
+
+    /// The reported crash's sequence, a thousand times: the pauses are right after every step,
+    /// the readers come back after every release, and no step passes through no-reader.
+    @Test func inhibitReleaseSessionInvalidateRounds() {
+        var rig = Rig()
+        var generation = 1
+        var sessionsSeen = Set<String>()
+        for round in 0..<1000 {
+            let inhibit = rig.request(.inhibit(who: "Wallet", why: "paying"))
+            guard case .grantInhibitor(inhibit.call, let id)? = inhibit.effects.first(where: {
+                if case .grantInhibitor = $0 { true } else { false }
+            }) else { Issue.record("round \(round): no inhibitor granted"); return }
+            #expect(inhibit.effects.contains(.stopReading(generation: generation)))
+            #expect(rig.paused == ["reader-in-use"], "round \(round) inhibited")
+            #expect(rig.core.readers.isEmpty)
+
+            let released = rig.send(.inhibitorReleased(id))
+            #expect(released.contains(.dropInhibitor(id)))
+            generation += 1
+            #expect(released.contains(.startReading(generation: generation)))
+            #expect(rig.paused == [], "round \(round): released, readers reopening: not no-reader")
+            // The old generation's late news is ignored; the new one brings the reader back at the same path.
+            rig.send(.reading(generation: generation - 1, .readerRemoved(rig.readerID, problem: nil)))
+            let back = rig.send(.reading(generation: generation, .readerAdded(rig.readerID, name: "ACS ACR122U", backend: .pcsc)))
+            #expect(back.contains { if case .publish(let object) = $0 { object.path == "\(ScannerAPI.readersPath)/1" } else { false } })
+            rig.send(.reading(generation: generation, .opened))
+            #expect(rig.paused == [])
+
+            let start = rig.request(.startSession(ScanSessionOptions()))
+            guard case .values(let values)? = Rig.answer(start.effects, start.call), let path = values.first?.stringValue else {
+                Issue.record("round \(round): no session"); return
+            }
+            sessionsSeen.insert(path)
+            #expect(rig.paused == ["scan-session"])
+            let session = Int(path.split(separator: "/").last!)!
+            let invalidate = rig.request(.invalidate(session: session, message: ""))
+            #expect(Rig.answer(invalidate.effects, invalidate.call) == .values([]))
+            #expect(invalidate.effects.contains(.unpublish(path: path)))
+            #expect(invalidate.effects.contains(.cancelTimer(.sessionTimeout(session))))
+            #expect(rig.paused == [])
+        }
+        #expect(sessionsSeen.count == 1000)
+        #expect(rig.core.inhibitors.isEmpty && rig.core.sessions.all.isEmpty)
+    }
+
+    @Test func anObjectIsOfferedAndDeliveredOnceWithRetriesOnlyAfterAnAnswer() throws {
+        var rig = Rig()
+        let register = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        #expect(Rig.answer(register.effects, register.call) == .values([.uint32(1)]))
+
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        guard case .notify(let showID, let content, replacing: 0)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+            Issue.record("no offer: \(scanned)"); return
+        }
+        #expect(content.appName == "Posters")
+        #expect(scanned.contains { if case .observe(.detected) = $0 { true } else { false } })
+        rig.send(.completed(showID, .shown(7)))
+        #expect(rig.core.offers[7] != nil)
+
+        let chosen = rig.send(.notification(.actionInvoked(id: 7, actionKey: "default")))
+        guard case .handleScan(let delivery, ":1.20", "/org/example/Handler", _)? = chosen.first else {
+            Issue.record("not delivered: \(chosen)"); return
+        }
+        // The app answered "busy": it did not take the object, so it is asked again after a while.
+        let busy = rig.send(.completed(delivery, .refused(name: "org.example.Error.Busy", message: "busy")))
+        #expect(busy.contains(.armTimer(.deliveryRetry(delivery), after: .milliseconds(500))))
+        #expect(!busy.contains { if case .handleScan = $0 { true } else { false } })
+        let again = rig.send(.timerFired(.deliveryRetry(delivery)))
+        #expect(again.contains { if case .handleScan(delivery, _, _, _) = $0 { true } else { false } })
+        let done = rig.send(.completed(delivery, .done("HandleScan")))
+        #expect(done.contains(.closeNotification(7)))
+        #expect(done.contains(.observe(.delivered(notification: 7, app: "Posters", success: true))))
+        #expect(rig.core.deliveries.isEmpty)
+        // A second click on the same notification delivers nothing.
+        #expect(rig.send(.notification(.actionInvoked(id: 7, actionKey: "default"))).allSatisfy {
+            if case .handleScan = $0 { false } else { true }
+        })
+    }
+
+    @Test func noAnswerIsNeverRetriedAndThePersonIsTold() throws {
+        var rig = Rig()
+        _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        guard case .notify(let showID, _, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else { return }
+        rig.send(.completed(showID, .shown(3)))
+        guard case .handleScan(let delivery, _, _, _)? = rig.send(.notification(.actionInvoked(id: 3, actionKey: "open"))).first else {
+            Issue.record("not delivered"); return
+        }
+        let hung = rig.send(.completed(delivery, .refused(name: "org.freedesktop.DBus.Error.NoReply", message: "timed out")))
+        #expect(!hung.contains { if case .armTimer = $0 { true } else { false } })
+        #expect(hung.contains(.observe(.delivered(notification: 3, app: "Posters", success: false))))
+        guard case .notify(_, let notice, 0)? = hung.first(where: { if case .notify = $0 { true } else { false } }) else {
+            Issue.record("the person is not told"); return
+        }
+        #expect(CopyRules.problems(in: notice.summary).isEmpty)
+        // Three answered refusals use up the retries; the fourth failure is final.
+        let rig2Scan = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/other"))))
+        guard case .notify(let show2, _, _)? = rig2Scan.first(where: { if case .notify = $0 { true } else { false } }) else { return }
+        rig.send(.completed(show2, .shown(4)))
+        guard case .handleScan(let second, _, _, _)? = rig.send(.notification(.actionInvoked(id: 4, actionKey: "open"))).first else { return }
+        for _ in DaemonCore.retryDelays {
+            #expect(rig.send(.completed(second, .refused(name: "org.example.Error.Busy", message: ""))).contains {
+                if case .armTimer = $0 { true } else { false }
+            })
+            rig.send(.timerFired(.deliveryRetry(second)))
+        }
+        let last = rig.send(.completed(second, .refused(name: "org.example.Error.Busy", message: "")))
+        #expect(last.contains(.observe(.delivered(notification: 4, app: "Posters", success: false))))
+    }
+
+    @Test func aNotificationServerThatNeverAnswersBlocksNothing() throws {
+        var rig = Rig()
+        _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        // Notify goes out and never comes back; everything else is still decided at once.
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        #expect(scanned.contains { if case .notify = $0 { true } else { false } })
+        let start = rig.request(.startSession(ScanSessionOptions()))
+        #expect(Rig.answer(start.effects, start.call) != nil)
+        let inhibit = rig.request(.inhibit(who: "Wallet", why: ""))
+        #expect(inhibit.effects.contains { if case .grantInhibitor = $0 { true } else { false } })
+        // Its deadline passes: logged, and no offer is left half made.
+        guard case .notify(let showID, _, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else { return }
+        let late = rig.send(.completed(showID, .noAnswer("org.freedesktop.DBus.Error.NoReply")))
+        #expect(late.contains { if case .log(.warning, let message, _) = $0 { message.contains("could not show") } else { false } })
+        #expect(rig.core.offers.isEmpty)
+    }
+
+    @Test func sessionsTimeOutQueueAndEndWithAirplaneMode() {
+        var rig = Rig()
+        let first = rig.request(.startSession(ScanSessionOptions()), from: ":1.30")
+        #expect(first.effects.contains(.armTimer(.sessionTimeout(1), after: .seconds(ScanSessionOptions.defaultTimeout))))
+        for index in 0..<ScanSessionQueue.maximumWaiting {
+            let waiting = rig.request(.startSession(ScanSessionOptions()), from: ":1.\(40 + index)")
+            #expect(!waiting.effects.contains { if case .armTimer = $0 { true } else { false } })
+        }
+        let refused = rig.request(.startSession(ScanSessionOptions()), from: ":1.99")
+        #expect(Rig.answer(refused.effects, refused.call) == .error(
+            name: ScannerAPI.ErrorName.systemBusy, message: "16 scan sessions are waiting already; try again later"))
+        // Another app may not end someone else's session.
+        let foreign = rig.request(.invalidate(session: 1, message: ""), from: ":1.99")
+        if case .error(let name, _)? = Rig.answer(foreign.effects, foreign.call) { #expect(name == ScannerAPI.ErrorName.accessDenied) }
+        let timeout = rig.send(.timerFired(.sessionTimeout(1)))
+        #expect(timeout.contains { if case .signal(_, _, "Invalidated", let args, ":1.30") = $0 { args.first == .string("timeout") } else { false } })
+        #expect(timeout.contains(.armTimer(.sessionTimeout(2), after: .seconds(60))), "the next one waiting becomes active")
+        // A stale timer of the ended session does nothing.
+        #expect(!rig.send(.timerFired(.sessionTimeout(1))).contains { if case .signal = $0 { true } else { false } })
+
+        let airplane = rig.send(.condition(.rfkill, holds: true))
+        let ended = airplane.filter { if case .signal(_, _, "Invalidated", let args, _) = $0 { args.first == .string("radio-disabled") } else { false } }
+        #expect(ended.count == ScanSessionQueue.maximumWaiting)
+        #expect(rig.paused == ["airplane-mode"])
+        #expect(airplane.contains(.stopReading(generation: 1)))
+        let refusedNow = rig.request(.startSession(ScanSessionOptions()))
+        if case .error(let name, _)? = Rig.answer(refusedNow.effects, refusedNow.call) { #expect(name == ScannerAPI.ErrorName.radioDisabled) }
+        rig.send(.condition(.rfkill, holds: false))
+        #expect(rig.paused == [], "cleared; readers reopening")
+    }
+
+    @Test func anAppThatLeavesTakesItsHandlersAndSessions() throws {
+        var rig = Rig()
+        _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        _ = rig.request(.startSession(ScanSessionOptions()), from: ":1.20")
+        let gone = rig.send(.peerGone(":1.20"))
+        #expect(!gone.contains { if case .signal = $0 { true } else { false } }, "nobody left to tell")
+        #expect(gone.contains(.unpublish(path: "\(ScannerAPI.sessionsPath)/1")))
+        #expect(rig.core.registry.registrations.isEmpty && rig.core.sessions.all.isEmpty)
+        // The object that app would have wanted is offered to nobody (no web link for https? it is: the browser).
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        guard case .notify(_, let content, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+            Issue.record("the web link is not offered"); return
+        }
+        #expect(content.appIcon == NotificationComposer.browserIcon)
+    }
+
+    @Test func stoppingEndsSessionsWithdrawsOffersAndReleasesTheReaders() throws {
+        var rig = Rig()
+        _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        guard case .notify(let showID, _, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else { return }
+        rig.send(.completed(showID, .shown(9)))
+        _ = rig.request(.startSession(ScanSessionOptions()), from: ":1.30")
+        let stop = rig.send(.stop)
+        #expect(stop.contains { if case .signal(_, _, "Invalidated", let args, _) = $0 { args.first == .string("terminated") } else { false } })
+        #expect(stop.contains(.stopReading(generation: 1)))
+        #expect(stop.contains(.closeNotification(9)))
+        #expect(stop.last == .finish)
+        #expect(!rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/late")))).contains {
+            if case .notify = $0 { true } else { false }
+        })
+    }
+
+    /// Ten thousand objects offered and delivered: the core keeps nothing per object once it is done.
+    @Test func stateStaysFlatOverTenThousandObjects() throws {
+        var rig = Rig()
+        _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        var notification: UInt32 = 100
+        for index in 0..<10_000 {
+            let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/\(index)"))))
+            guard case .notify(let showID, _, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+                Issue.record("object \(index) not offered"); return
+            }
+            notification += 1
+            rig.send(.completed(showID, .shown(notification)))
+            guard case .handleScan(let delivery, _, _, _)? = rig.send(.notification(.actionInvoked(id: notification, actionKey: "default"))).first else {
+                Issue.record("object \(index) not delivered"); return
+            }
+            rig.send(.completed(delivery, .done("HandleScan")))
+            rig.send(.notification(.closed(id: notification, reason: 3)))
+        }
+        #expect(rig.core.offers.isEmpty && rig.core.deliveries.isEmpty && rig.core.showingCount == 0)
+    }
+}
