@@ -20,7 +20,7 @@ APT_PACKAGES=(
   util-linux iproute2
   libclang-rt-14-dev
 )
-PIP_PACKAGES=(ndeflib)
+PIP_PACKAGES=(ndeflib:ndef)   # distribution:module (ndeflib installs the module ndef)
 VPCD_PACKAGE=vsmartcard-vpcd
 VPCD_DIR=.deps/vpcd   # scripts/private-pcscd.sh loads $VPCD_DIR/usr/lib/pcsc/drivers/serial/libifdvpcd.so
 
@@ -79,6 +79,6 @@ fi
 
 PY=${PYTHON:-python3}
 for p in "${PIP_PACKAGES[@]}"; do
-  "$PY" -c "import ${p}" 2>/dev/null || "$PY" -m pip install -q --disable-pip-version-check "$p"
+  "$PY" -c "import ${p#*:}" 2>/dev/null || "$PY" -m pip install -q --disable-pip-version-check "${p%%:*}"
 done
 echo "install-deps: all dependencies present"
