@@ -30,7 +30,7 @@ RENDER = sed -e 's|@bindir@|$(BINDIR)|g' \
 EXECUTABLES = nfcscan nfcscand nfcsim
 MANPAGES = nfcscan.1 nfcscand.1
 
-.PHONY: all deps build release demo test unit check-units daemon-test oracle fuzz bench install uninstall clean
+.PHONY: all deps build release demo demo-steps test test-steps unit check-units daemon-test oracle fuzz network-test bench install uninstall clean
 
 all: build
 
@@ -44,13 +44,20 @@ release:
 	$(SWIFT) build -c release
 
 # The main job: a simulated poster on a simulated reader (a PN532 on a pseudo-terminal, driven by
-# the real libnfc), read by nfcscan; then a message decoded from a file.
-demo: deps release
+# the real libnfc), read by nfcscan; then a message decoded from a file. Its steps, installing the
+# dependencies too, run under scripts/check-listeners.sh: it fails if anything they start, or make
+# the system start, listens outside loopback.
+demo:
+	bash scripts/check-listeners.sh -- $(MAKE) --no-print-directory demo-steps
+demo-steps: deps release
 	bash scripts/demo.sh .build/release
 
 # Every test: unit and property tests, the systemd unit check, nfcscand end to end, the ndeflib
-# differential test, and the fuzzers.
-test: deps unit check-units daemon-test oracle fuzz
+# differential test, the fuzzers, and the private pcscd kept off the network; under
+# scripts/check-listeners.sh, as the demo.
+test:
+	bash scripts/check-listeners.sh -- $(MAKE) --no-print-directory test-steps
+test-steps: deps unit check-units daemon-test oracle fuzz network-test
 
 # Serial: dozens of end-to-end tests each drive a PN532 emulator through libnfc or a private
 # pcscd, whose own timeouts (300-1000 ms) a 2-core machine running them all at once can miss.
@@ -78,6 +85,11 @@ oracle: build
 
 fuzz:
 	bash Tests/Fuzz/run.sh $(FUZZ_SECONDS)
+
+# The private pcscd that PC/SC tests and nfcsim use loads the vpcd driver unpacked in .deps/vpcd,
+# and its vpcd reader listens only inside its own network namespace.
+network-test: build
+	bash scripts/check-private-pcscd.sh .build/debug
 
 # Throughput beside ndeflib (a figure, not a test): see Docs/performance.md.
 bench: deps

@@ -12,8 +12,8 @@
 #       `nfcscan --json` when nfcscan has the PC/SC backend, else by pcsc-readers-probe (the same
 #       PCSCReader and Type 2 code, without the CLI); APDUs counted in the vpcd trace.
 # Wall time is the whole process: start, reader open (libnfc sleeps 50 ms on every open), finding
-# the object, the read, the output. Needs libnfc-bin, pcscd and vsmartcard-vpcd
-# (scripts/install-deps.sh).
+# the object, the read, the output. Needs libnfc-bin, pcscd and the vpcd driver unpacked in
+# .deps/vpcd (scripts/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-10}

@@ -55,12 +55,14 @@ while [ $# -gt 0 ]; do
 done
 case "$port" in ''|*[!0-9]*) echo "private-pcscd: --port needs a number" >&2; exit 64 ;; esac
 
-driver=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
+# vsmartcard-vpcd's driver as scripts/install-deps.sh unpacks it into the source tree, never the
+# installed package: that one comes with /etc/reader.conf.d/vpcd, which opens the system pcscd.
+driver=$(cd "$(dirname "$0")/.." && pwd)/.deps/vpcd/usr/lib/pcsc/drivers/serial/libifdvpcd.so
 missing=()
 for tool in unshare pcscd ip; do
   command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
 done
-[ -e "$driver" ] || missing+=("$driver (vsmartcard-vpcd)")
+[ -e "$driver" ] || missing+=("$driver (vsmartcard-vpcd, unpacked)")
 if [ ${#missing[@]} -gt 0 ]; then
   echo "private-pcscd: missing ${missing[*]}; run scripts/install-deps.sh" >&2
   exit 69

@@ -32,8 +32,8 @@ final class ScanPrivatePCSCD: @unchecked Sendable {
                 .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
             if !found { throw Missing(what: "\(name) is not installed") }
         }
-        guard FileManager.default.fileExists(atPath: "/usr/lib/pcsc/drivers/serial/libifdvpcd.so") else {
-            throw Missing(what: "the vpcd driver (vsmartcard-vpcd) is not installed")
+        guard FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(".deps/vpcd/usr/lib/pcsc/drivers/serial/libifdvpcd.so").path) else {
+            throw Missing(what: "the vpcd driver is not unpacked in .deps/vpcd")
         }
         guard FileManager.default.isExecutableFile(atPath: Self.nfcsim) else {
             throw Missing(what: "\(Self.nfcsim) is not built (swift build --build-tests)")

@@ -31,8 +31,8 @@ enum PCSCTools {
     /// Fails with a message naming what is missing, before a test starts anything.
     static func requireAll() throws {
         for name in ["pcscd", "pcsc_scan", "unshare", "ip"] { _ = try executable(name) }
-        guard FileManager.default.fileExists(atPath: "/usr/lib/pcsc/drivers/serial/libifdvpcd.so") else {
-            throw Missing(what: "the vpcd driver (vsmartcard-vpcd) is not installed")
+        guard FileManager.default.fileExists(atPath: root.appendingPathComponent(".deps/vpcd/usr/lib/pcsc/drivers/serial/libifdvpcd.so").path) else {
+            throw Missing(what: "the vpcd driver is not unpacked in .deps/vpcd")
         }
         let probe = try run(python, ["-c", "import smartcard.scard"], timeout: 10)
         guard probe.status == 0 else { throw Missing(what: "pyscard is not importable by \(python) (python3-pyscard): \(probe.output)") }

@@ -22,8 +22,8 @@ enum PCSCRig {
                 .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
             if !found { throw Missing(what: "\(name) is not installed") }
         }
-        guard FileManager.default.fileExists(atPath: "/usr/lib/pcsc/drivers/serial/libifdvpcd.so") else {
-            throw Missing(what: "the vpcd driver (vsmartcard-vpcd) is not installed")
+        guard FileManager.default.fileExists(atPath: root.appendingPathComponent(".deps/vpcd/usr/lib/pcsc/drivers/serial/libifdvpcd.so").path) else {
+            throw Missing(what: "the vpcd driver is not unpacked in .deps/vpcd")
         }
         for built in [nfcsim, probe] where !FileManager.default.isExecutableFile(atPath: built) {
             throw Missing(what: "\(built) is not built (swift build --build-tests)")
