@@ -162,6 +162,11 @@ public struct EffectDeadlines: Sendable {
         self.handleScan = handleScan
         self.openLink = openLink
     }
+
+    /// The same deadline for every peer.
+    public init(all deadline: Duration) {
+        self.init(notification: deadline, handleScan: deadline, openLink: deadline)
+    }
 }
 
 /// Told of what the daemon did with each object, in order, from the daemon's loop: it must only

@@ -57,6 +57,11 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         valueName: "path"))
     var rfkillDevice = "/dev/rfkill"
 
+    @Option(name: .customLong("peer-timeout"), help: ArgumentHelp(
+        "How long the notification server, an app taking an object, the desktop portal or the link opener may take to answer before nfcscand gives up on that one request (default: 5 s for notifications, 10 s for the others).",
+        valueName: "seconds"))
+    var peerTimeout: Double?
+
     @Option(help: ArgumentHelp("The configuration file (default: $XDG_CONFIG_HOME/nfcscan/nfcscand.conf).", valueName: "path"))
     var config: String?
 
@@ -66,6 +71,12 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
     @Option(name: .customLong("link-opener"), help: ArgumentHelp(
         "The program that opens web links when no desktop portal answers.", valueName: "program"))
     var linkOpener = "xdg-open"
+
+    func validate() throws {
+        if let peerTimeout, !(0.1...3600).contains(peerTimeout) {
+            throw ValidationError("--peer-timeout takes seconds between 0.1 and 3600")
+        }
+    }
 
     func run() async throws {
         let level: Logger.Level = verbose ? .debug : .info
@@ -96,7 +107,8 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  cameraDevices: cameraDevices.isEmpty ? nil : cameraDevices,
                                                  rfkillDevice: rfkillDevice.isEmpty ? nil : rfkillDevice,
                                                  runtimeDirectory: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"],
-                                                 ignoredConditions: settings.ignoredConditions),
+                                                 ignoredConditions: settings.ignoredConditions,
+                                                 deadlines: peerTimeout.map { EffectDeadlines(all: .milliseconds(Int($0 * 1000))) } ?? .init()),
                             logger: logger)
         do {
             try daemon.start()

@@ -839,7 +839,99 @@ scenario_camera_race() {
   finish
 }
 
-all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count inhibit pcsc_exclusive camera camera_race session_while_paused airplane locked screen_off kiosk)
+# ---- faults and load (issue 11): the daemon's loop never waits for a peer ----
+
+hung() { # NAME --session|--system: a peer owning NAME that takes every call and answers none
+  local bus=$2
+  "$PY" "$SUPPORT/hung_peer.py" --name "$1" ${bus/--session/} --record "$DIR/hung-$1.jsonl" >"$DIR/hung-$1.log" 2>&1 &
+  pids+=($!)
+  wait_for "the hung $1" 10 grep -q serving "$DIR/hung-$1.log"
+}
+latency() { # ARGS... -> the probe's JSON line (Tests/Support/api_latency.py)
+  "$PY" "$SUPPORT/api_latency.py" "$@" 2>>"$DIR/latency.log" | tee -a "$DIR/latency.log"
+}
+worst_under() { # JSON MS: every call answered, the slowest under MS
+  "$PY" -c 'import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if d["unanswered"] == 0 and d["worst_ms"] is not None and d["worst_ms"] < float(sys.argv[2]) else 1)' "$1" "$2"
+}
+
+# A notification server that takes Notify and never answers: every other call is answered
+# meanwhile (100 Gets, the slowest under 50 ms), and the hung Notify ends at its deadline, logged.
+scenario_hung_notifications() {
+  begin hung-notifications --no-dunst
+  hung org.freedesktop.Notifications --session
+  sim --uri https://example.com/poster --after 4 --for 2
+  daemon --peer-timeout 8
+  app Posters --filter uri-scheme=https,uri-host=example.com
+  wait_for "Notify taken and left unanswered" 15 'grep -q "\"Notify\"" "$DIR/hung-org.freedesktop.Notifications.jsonl"' || true
+  local probe; probe=$(latency --calls 100)
+  check "100 Gets while Notify hangs, slowest under 50 ms: $probe" worst_under "$probe" 50
+  wait_for "the hung Notify ends at its deadline" 15 'grep -q "could not show a notification" "$DIR/nfcscand.log"' || true
+  check "the hung Notify is logged" grep -q "could not show a notification" "$DIR/nfcscand.log"
+  check "nfcscand still runs" kill -0 "$DAEMON_PID"
+  finish
+}
+
+# An app whose HandleScan never answers, and a portal whose OpenURI never answers: the API stays
+# answered; the app is not called again and the person is told; the link goes to xdg-open.
+scenario_hung_app_and_portal() {
+  begin hung-app
+  sim --uri https://example.com/poster --after 4 --for 2
+  daemon --peer-timeout 4
+  app Hung --delay 3600 --filter uri-scheme=https,uri-host=example.com
+  wait_offer "the offer"
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "HandleScan taken" 10 'test "$(lines "$DIR/app-Hung.jsonl")" -ge 1' || true
+  local probe; probe=$(latency --calls 100)
+  check "100 Gets while HandleScan hangs, slowest under 50 ms: $probe" worst_under "$probe" 50
+  wait_for "the failure notification" 15 'grep -q x-nfcscan.object.error "$DIR/notifications.jsonl"' || true
+  check "the person is told the app did not take it" grep -q x-nfcscan.object.error "$DIR/notifications.jsonl"
+  check "the hung app was called once, never again" test "$(lines "$DIR/app-Hung.jsonl")" = 1
+  finish
+
+  begin hung-portal
+  hung org.freedesktop.portal.Desktop --session
+  sim --uri https://example.org/menu --after 4 --for 2
+  daemon --peer-timeout 3
+  wait_offer "the offer"
+  bash "$RIG" invoke "$DIR" open >/dev/null
+  wait_for "OpenURI taken" 10 'grep -q OpenURI "$DIR/hung-org.freedesktop.portal.Desktop.jsonl"' || true
+  local probe; probe=$(latency --calls 100)
+  check "100 Gets while OpenURI hangs, slowest under 50 ms: $probe" worst_under "$probe" 50
+  wait_for "xdg-open after the portal's deadline" 15 test -s "$DIR/browser.log" || true
+  check "the browser got the link once the portal's deadline passed" test "$(cat "$DIR/browser.log" 2>/dev/null)" = "https://example.org/menu"
+  finish
+}
+
+# logind and NetworkManager that take calls and never answer: the API stays answered and their
+# conditions stay unknown (never a pause).
+scenario_hung_system_services() {
+  begin hung-system --system-bus
+  hung org.freedesktop.login1 --system
+  hung org.freedesktop.NetworkManager --system
+  sim --uri https://example.com/poster --after 30 --for 2
+  daemon
+  wait_for "GetAll or GetUser taken by the hung services" 10 'test -s "$DIR/hung-org.freedesktop.NetworkManager.jsonl" && test -s "$DIR/hung-org.freedesktop.login1.jsonl"' || true
+  local probe; probe=$(latency --calls 100)
+  check "100 Gets while logind and NetworkManager hang, slowest under 50 ms: $probe" worst_under "$probe" 50
+  check "airplane mode stays unknown" test "$(condition airplane-mode)" = unknown
+  check "locked-after-restart stays unknown" test "$(condition locked-after-restart)" = unknown
+  finish
+}
+
+# 100 clients calling the API at once for 10 s: every call answered; p50/p99 printed.
+scenario_api_load() {
+  begin api-load
+  sim --uri https://example.com/poster --after 60 --for 2
+  daemon
+  local probe; probe=$(latency --clients 100 --seconds 10)
+  say "100 clients for 10 s: $probe"
+  check "every call of 100 clients over 10 s answered (p99 under 1 s): $probe" worst_under "$probe" 5000
+  check "p99 under 1 s" "$PY" -c 'import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if d["p99_ms"] < 1000 else 1)' "$probe"
+  check "nfcscand still runs" kill -0 "$DAEMON_PID"
+  finish
+}
+
+all=(handler dismissed competing busy_and_crash no_server web_link hostile_text restart pcsc_rearrival session_single session_queue session_multiple session_restart nfcscan_client nfcscan_count inhibit pcsc_exclusive camera camera_race session_while_paused airplane locked screen_off kiosk hung_notifications hung_app_and_portal hung_system_services api_load)
 for scenario in "${@:-${all[@]}}"; do
   "scenario_$scenario"
 done
