@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "NFCDaemon", dependencies: [
             "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport",
             .product(name: "Logging", package: "swift-log"),
-        ]),
+        ], resources: [.embedInCode("dbus")]),
         .executableTarget(name: "nfcscand", dependencies: [
             "NFCDaemon", "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
