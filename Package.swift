@@ -58,7 +58,7 @@ let package = Package(
             "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+        ], resources: [.embedInCode("dbus")]),
         .executableTarget(name: "nfcscand", dependencies: [
             "NFCDaemon", "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

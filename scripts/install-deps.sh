@@ -18,6 +18,7 @@ APT_PACKAGES=(
   libsystemd-dev systemd
   dbus dunst xvfb libnotify-bin python3-dbusmock python3-pyscard python3-dbus python3-gi xdg-utils socat
   util-linux iproute2
+  libglib2.0-dev-bin
   libclang-rt-14-dev
 )
 PIP_PACKAGES=(ndeflib:ndef)   # distribution:module (ndeflib installs the module ndef)
