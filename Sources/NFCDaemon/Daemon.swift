@@ -80,6 +80,7 @@ public final class Daemon: Service, Sendable {
     public func start() throws(BusError) {
         let sink = sink, calls = calls
         var subscriptions: [BusSubscription] = []
+        tree.publish(ScannerAPI.path, DaemonCore(configuration: coreConfiguration).scannerObject.exported)
         subscriptions.append(try tree.serve { call in
             if let request = APICalls.decode(call) { sink.yield(.request(calls.keep(call), caller: call.sender, request)) }
         })
@@ -105,8 +106,7 @@ public final class Daemon: Service, Sendable {
     public func run() async {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
-                var core = DaemonCore(configuration: .init(language: configuration.language,
-                                                           ignoredConditions: configuration.ignoredConditions))
+                var core = DaemonCore(configuration: coreConfiguration)
                 var effects = EffectRunner(bus: bus, tree: tree, calls: calls, configuration: configuration, logger: logger, sink: sink,
                                            notifications: serving.withLock { $0.notifications })
                 if let interval = ServiceManager.watchdogInterval {
@@ -140,6 +140,10 @@ public final class Daemon: Service, Sendable {
         for subscription in subscriptions { subscription.cancel() }
         for watch in watches { (watch as? any CancellableWatch)?.cancel() }
         sink.finish()
+    }
+
+    private var coreConfiguration: DaemonCore.Configuration {
+        .init(language: configuration.language, ignoredConditions: configuration.ignoredConditions)
     }
 
     /// Asks the loop to stop: sessions end, offers are withdrawn, the readers are released.

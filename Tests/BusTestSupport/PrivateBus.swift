@@ -19,9 +19,24 @@ public final class PrivateBus: @unchecked Sendable {
         try process.run()
         address = "unix:path=\(socket)"
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) {
+        // The socket file appears at bind(2), a moment before dbus-daemon listens: wait until it accepts.
+        while !Self.accepts(socket) {
             if Date() > deadline { throw CocoaError(.fileNoSuchFile) }
             usleep(10_000)
+        }
+    }
+
+    private static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: bytes) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
         }
     }
 

@@ -140,8 +140,7 @@ struct DaemonCore: Sendable {
     private mutating func start() {
         guard !started else { return }
         started = true
-        effects.append(.publish(BusObject(path: ScannerAPI.path, kind: .scanner, interface: ScannerAPI.interface,
-                                          properties: scannerProperties, owner: nil)))
+        effects.append(.publish(scannerObject))
         startReading()
     }
 
@@ -226,6 +225,12 @@ struct DaemonCore: Sendable {
         .dictionary(keySignature: "s", valueSignature: "s", conditions.sorted { $0.key.rawValue < $1.key.rawValue }.map {
             DBusDictEntry(.string($0.key.rawValue), .string($0.value.rawValue))
         })
+    }
+
+    /// The manager object, as it is before anything happened too (the runtime serves that one
+    /// before the bus name is taken, so the first caller never finds no object).
+    var scannerObject: BusObject {
+        BusObject(path: ScannerAPI.path, kind: .scanner, interface: ScannerAPI.interface, properties: scannerProperties, owner: nil)
     }
 
     var scannerProperties: [String: DBusValue] {

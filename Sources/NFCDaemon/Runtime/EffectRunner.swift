@@ -46,11 +46,7 @@ struct EffectRunner {
             }
         case .grantInhibitor(let callID, let id): grant(id, callID)
         case .dropInhibitor(let id): inhibitors.removeValue(forKey: id)?.cancel()
-        case .publish(let object):
-            tree.publish(object.path, ObjectTree.Object(
-                interface: object.interface, properties: object.properties,
-                writable: object.kind == .session ? ["AlertMessage"] : [], introspection: Introspection.text(for: object.kind),
-                owner: object.owner))
+        case .publish(let object): tree.publish(object.path, object.exported)
         case .update(let path, _, let changed): tree.update(path, changed)
         case .unpublish(let path): tree.remove(path)
         case .signal(let path, let interface, let member, let arguments, let destination):
@@ -216,5 +212,13 @@ final class Latch: Sendable {
             }
             if now { continuation.resume() }
         }
+    }
+}
+
+extension BusObject {
+    /// The object as the tree serves it: a session's AlertMessage is the one writable property.
+    var exported: ObjectTree.Object {
+        ObjectTree.Object(interface: interface, properties: properties, writable: kind == .session ? ["AlertMessage"] : [],
+                          introspection: Introspection.text(for: kind), owner: owner)
     }
 }
