@@ -91,11 +91,11 @@ let package = Package(
                           path: "Tests/PCSCReadersProbe"),
         .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "PCSC", "NFCReaders"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders"]),
-        // A private dbus-daemon for the suites that talk D-Bus.
-        .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "BusTestSupport"]),
+        // The test rigs, written once: a private dbus-daemon, simulated readers holding virtual objects.
+        .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "NFCTags", "NDEF"], path: "Tests/TestSupport"),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [
-            "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "BusTestSupport",
+            "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "TestSupport",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit"]),

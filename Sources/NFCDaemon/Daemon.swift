@@ -63,6 +63,10 @@ public final class Daemon: Service, Sendable {
     private let sink: AsyncStream<DaemonInput>.Continuation
     private let tree: ObjectTree
     private let calls = PendingCalls()
+    /// What the runtime holds now (tasks, timers), for rigs and benchmarks.
+    public let statistics = DaemonStatistics()
+    /// Method calls waiting for the loop's answer now.
+    public var pendingCalls: Int { calls.count }
     /// What ``start()`` set up and the end of ``run()`` takes down.
     private let serving = Mutex<(subscriptions: [BusSubscription], watches: [any Sendable], notifications: NotificationServer?)>(([], [], nil))
 
@@ -108,7 +112,7 @@ public final class Daemon: Service, Sendable {
             await withDiscardingTaskGroup { group in
                 var core = DaemonCore(configuration: coreConfiguration)
                 var effects = EffectRunner(bus: bus, tree: tree, calls: calls, configuration: configuration, logger: logger, sink: sink,
-                                           notifications: serving.withLock { $0.notifications })
+                                           notifications: serving.withLock { $0.notifications }, statistics: statistics)
                 if let interval = ServiceManager.watchdogInterval {
                     group.addTask { [sink] in
                         // The core answers each heartbeat with a ping: no ping while the loop is stuck.
@@ -120,6 +124,7 @@ public final class Daemon: Service, Sendable {
                 }
                 events: for await input in inputs {
                     effects.received(input)
+                    statistics.inputs.add(1, ordering: .relaxed)
                     for effect in core.handle(input) {
                         if effect == .finish { break events }
                         effects.perform(effect, in: &group)

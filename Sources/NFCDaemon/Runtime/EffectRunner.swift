@@ -15,6 +15,7 @@ struct EffectRunner {
     let logger: Logger
     let sink: AsyncStream<DaemonInput>.Continuation
     let notifications: NotificationServer?
+    let statistics: DaemonStatistics
     private var inhibitors: [Int: Inhibitor] = [:]
     /// Timers are unstructured tasks, each cancelled when disarmed, fired, or at the end: a
     /// discarding task group cannot cancel one child, and a session's timer may run for an hour.
@@ -26,7 +27,8 @@ struct EffectRunner {
     private var lastReadingClosed: Latch?
 
     init(bus: BusConnection, tree: ObjectTree, calls: PendingCalls, configuration: Daemon.Configuration, logger: Logger,
-         sink: AsyncStream<DaemonInput>.Continuation, notifications: NotificationServer?) {
+         sink: AsyncStream<DaemonInput>.Continuation, notifications: NotificationServer?, statistics: DaemonStatistics) {
+        self.statistics = statistics
         self.bus = bus
         self.tree = tree
         self.calls = calls
@@ -59,7 +61,7 @@ struct EffectRunner {
                 return
             }
             let sink = sink, deadline = configuration.deadlines.notification
-            group.addTask {
+            group.addTask(counted: statistics) {
                 do throws(BusError) {
                     sink.yield(.completed(id, .shown(try await notifications.notify(content, replacing: replacing, timeout: deadline))))
                 } catch {
@@ -69,7 +71,7 @@ struct EffectRunner {
         case .closeNotification(let id): notifications?.close(id)
         case .handleScan(let id, let owner, let handlerPath, let scan):
             let bus = bus, sink = sink, deadline = configuration.deadlines.handleScan
-            group.addTask {
+            group.addTask(counted: statistics) {
                 do throws(BusError) {
                     _ = try await bus.call(destination: owner, path: handlerPath, interface: ScannerAPI.handlerInterface,
                                            member: "HandleScan", [scan], timeout: deadline)
@@ -81,7 +83,7 @@ struct EffectRunner {
         case .openLink(let id, let uri):
             let opener = LinkOpener(bus: bus, fallback: configuration.linkOpener, deadline: configuration.deadlines.openLink)
             let sink = sink
-            group.addTask {
+            group.addTask(counted: statistics) {
                 do throws(LinkOpener.Failure) {
                     sink.yield(.completed(id, .done(try await opener.open(uri))))
                 } catch {
@@ -95,7 +97,10 @@ struct EffectRunner {
                 try? await Task.sleep(for: delay)
                 if !Task.isCancelled { sink.yield(.timerFired(timer)) }
             }
-        case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
+            statistics.timers.store(timers.count, ordering: .relaxed)
+        case .cancelTimer(let timer):
+            timers.removeValue(forKey: timer)?.cancel()
+            statistics.timers.store(timers.count, ordering: .relaxed)
         case .observe(let observation): for observer in configuration.observers { observer.observe(observation) }
         case .log(let level, let message, let metadata):
             logger.log(level: level, "\(message)", metadata: metadata.isEmpty ? nil : metadata.mapValues { .string($0) })
@@ -106,7 +111,10 @@ struct EffectRunner {
 
     /// Notes an input before the core sees it: a fired timer's task is done.
     mutating func received(_ input: DaemonInput) {
-        if case .timerFired(let timer) = input { timers[timer] = nil }
+        if case .timerFired(let timer) = input {
+            timers[timer] = nil
+            statistics.timers.store(timers.count, ordering: .relaxed)
+        }
     }
 
     /// Everything still held is let go (the loop is ending).
@@ -144,7 +152,7 @@ struct EffectRunner {
         let previous = lastReadingClosed, closed = Latch()
         lastReadingClosed = closed
         let directory = configuration.readers, wanted = configuration.wantedReader, sink = sink
-        group.addTask {
+        group.addTask(counted: statistics) {
             await previous?.wait()
             await withTaskGroup(of: Void.self) { reading in
                 reading.addTask {
@@ -220,5 +228,29 @@ extension BusObject {
     var exported: ObjectTree.Object {
         ObjectTree.Object(interface: interface, properties: properties, writable: kind == .session ? ["AlertMessage"] : [],
                           introspection: Introspection.text(for: kind), owner: owner)
+    }
+}
+
+/// What the runtime holds now, for rigs and benchmarks: what must return to its idle value once
+/// the work is done (no task, timer or call left behind).
+public final class DaemonStatistics: Sendable {
+    /// Child tasks of the loop running now: effects waiting for a peer, and background reading.
+    public let tasks = Atomic<Int>(0)
+    /// Timers armed and not yet fired or cancelled.
+    public let timers = Atomic<Int>(0)
+    /// Inputs handled so far.
+    public let inputs = Atomic<Int>(0)
+
+    public init() {}
+}
+
+extension DiscardingTaskGroup {
+    /// A child task counted in ``DaemonStatistics/tasks`` while it runs.
+    mutating func addTask(counted statistics: DaemonStatistics, _ body: @escaping @Sendable () async -> Void) {
+        statistics.tasks.add(1, ordering: .relaxed)
+        addTask {
+            await body()
+            statistics.tasks.subtract(1, ordering: .relaxed)
+        }
     }
 }
