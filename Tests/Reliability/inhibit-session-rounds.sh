@@ -105,10 +105,10 @@ while :; do
   LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME=$socket \
     SWIFT_BACKTRACE=enable=yes,interactive=no,output-to=stderr \
     ${NFCSCAND_WRAPPER:-} "$NFCSCAND" --verbose --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" >"$log" 2>&1 &
-  daemon_pid=$!
+  daemon_pid=$!   # (NFCSCAND_WRAPPER is split into words on purpose)
   wait_for "nfcscand on the bus" 20 name_owned org.nfcscan.Scanner1
   status=0
-  "$PY" "$HERE/inhibit_session_rounds.py" "${tolerate[@]}" --rounds $((rounds - done_rounds)) >"$DIR/client-$generation.out" \
+  "$PY" "$HERE/inhibit_session_rounds.py" "${tolerate[@]}" --first-round $((done_rounds + 1)) --rounds $((rounds - done_rounds)) >"$DIR/client-$generation.out" \
     2> >(tee -a "$DIR/client-$generation.err" >&2) || status=$?
   result=$(tail -n 1 "$DIR/client-$generation.out")
   if ! field rounds >/dev/null 2>&1; then   # the client itself failed (its traceback is in client-N.err)
@@ -125,10 +125,15 @@ while :; do
     daemon_status=0
     wait "$daemon_pid" || daemon_status=$?
     daemon_pid=
-    crashes=$((crashes + 1))
-    say "crash $crashes after $done_rounds rounds: nfcscand ended with status $daemon_status; its log: $log"
-    grep -m1 -E '^\*\*\* Program crashed' "$log" >&2 || true
-    if [ "$crashes" -lt "$max_crashes" ] && [ "$done_rounds" -lt "$rounds" ]; then continue; fi
+    if [ "$daemon_status" -gt 128 ]; then   # killed by a signal: a crash
+      crashes=$((crashes + 1))
+      say "crash $crashes after $done_rounds rounds: nfcscand ended with status $daemon_status; its log: $log"
+      grep -m1 -E '^\*\*\* Program crashed' "$log" >&2 || true
+      if [ "$crashes" -lt "$max_crashes" ] && [ "$done_rounds" -lt "$rounds" ]; then continue; fi
+    else
+      failure="$failure (nfcscand exited with status $daemon_status)"
+      say "$failure; its log: $log"
+    fi
   else
     say "$failure"
   fi

@@ -18,7 +18,7 @@ after the first round started is a failure.
 
 Stops at the first failure, or when nfcscand leaves the bus (it crashed: the caller looks at its
 exit status). Prints one line of JSON as the last line of stdout:
-  {"rounds": <completed>, "seconds": <elapsed>, "failure": <text or null>, "daemon_gone": <bool>,
+  {"rounds": <completed here>, "seconds": <elapsed>, "failure": <text or null>, "daemon_gone": <bool>,
    "no_reader_blips": <releases that passed through no-reader, with --tolerate-no-reader>}
 Exit 0 when every round passed, 1 on a failed check, 2 when nfcscand left the bus.
 Run it with Debian's /usr/bin/python3 (python3-dbus, python3-gi), DBUS_SESSION_BUS_ADDRESS set.
@@ -118,6 +118,7 @@ class Watcher:
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--first-round", type=int, default=1, help="the number of the first round (for messages)")
     parser.add_argument("--readers", type=int, default=2, help="how many reader objects nfcscand serves when all is clear")
     parser.add_argument("--step-timeout", type=float, default=20.0)
     parser.add_argument("--tolerate-no-reader", action="store_true",
@@ -154,7 +155,7 @@ def main():
     try:
         watch.wait(f"{args.readers} readers and background reading on", lambda: len(watch.readers) == args.readers
                    and watch.paused == [], step)
-        for round_number in range(1, args.rounds + 1):
+        for round_number in range(args.first_round, args.first_round + args.rounds):
             # 1. A wallet app takes an inhibitor: the readers are released.
             fd = call("Inhibit", "background", "Stress Wallet", "round %d" % round_number).take()
             watch.wait("PausedReasons [reader-in-use] with the readers released",
@@ -184,14 +185,14 @@ def main():
             if any("no-reader" in reasons for reasons in later):
                 raise Failed(f"PausedReasons went {later} during the session")
             del watch.paused_history[:]
-            completed = round_number
+            completed += 1
             if args.progress and round_number % args.progress == 0:
                 print(f"inhibit_session_rounds: {round_number} rounds, {time.monotonic() - started:.1f} s",
                       file=sys.stderr, flush=True)
     except Failed as error:
-        failure = f"round {completed + 1}: {error}"
+        failure = f"round {args.first_round + completed}: {error}"
     except DaemonGone as error:
-        failure = f"round {completed + 1}: {error}"
+        failure = f"round {args.first_round + completed}: {error}"
         gone = True
     seconds = round(time.monotonic() - started, 2)
     print(json.dumps({"rounds": completed, "seconds": seconds, "failure": failure, "daemon_gone": gone,
