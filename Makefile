@@ -30,7 +30,7 @@ RENDER = sed -e 's|@bindir@|$(BINDIR)|g' \
 EXECUTABLES = nfcscan nfcscand nfcsim
 MANPAGES = nfcscan.1 nfcscand.1
 
-.PHONY: all deps build release demo demo-steps test test-steps unit check-units daemon-test oracle fuzz network-test bench install uninstall clean
+.PHONY: all deps build release demo demo-steps test test-steps unit check-units daemon-test reliability-test oracle fuzz network-test bench install uninstall clean
 
 all: build
 
@@ -57,7 +57,7 @@ demo-steps: deps release
 # scripts/check-listeners.sh, as the demo.
 test:
 	bash scripts/check-listeners.sh -- $(MAKE) --no-print-directory test-steps
-test-steps: deps unit check-units daemon-test oracle fuzz network-test
+test-steps: deps unit check-units daemon-test reliability-test oracle fuzz network-test
 
 # Serial: dozens of end-to-end tests each drive a PN532 emulator through libnfc or a private
 # pcscd, whose own timeouts (300-1000 ms) a 2-core machine running them all at once can miss.
@@ -79,6 +79,12 @@ check-units: build
 # emulated PN532, test apps over D-Bus, a stand-in portal (Tests/Daemon/daemon-e2e.sh).
 daemon-test: build
 	bash Tests/Daemon/daemon-e2e.sh .build/debug
+
+# 1,000 rounds of inhibit / release / start a scan session / invalidate against nfcscand, a private
+# pcscd and its two vpcd readers: no crash, PausedReasons right after every step, the readers back
+# after every release without no-reader (Tests/Reliability/inhibit-session-rounds.sh).
+reliability-test: build
+	bash Tests/Reliability/inhibit-session-rounds.sh --rounds 1000 .build/debug
 
 oracle: build
 	bash Tests/Oracle/run.sh .build/debug/nfcscan

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# A private pcscd with one vpcd reader, for nfcsim, tests and the demo.
+# A private pcscd with one vpcd entry, for nfcsim, tests and the demo. The vpcd driver serves two
+# slots per entry: readers "NAME 00 00" (port PORT) and "NAME 00 01" (port PORT+1), as Debian's
+# /etc/reader.conf.d/vpcd gives the system pcscd two readers.
 #
 # Runs pcscd inside its own user, mount and network namespaces (unshare -r -m -n: no root needed):
 # a private /run (so its socket and pid file never touch the system pcscd's /run/pcscd), and a
@@ -40,7 +42,7 @@ name=nfcsim
 pcscd_log=
 keep=0
 
-usage() { sed -n '2,26s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
