@@ -118,11 +118,9 @@ public final class BusConnection: @unchecked Sendable {
                 let started: BusError? = {
                     Self.register(self, token: token)
                     do throws(BusError) {
-                        let message = try newMethodCall(destination: destination, path: path, interface: interface, member: member)
-                        defer { sd_bus_message_unref(message) }
-                        try BusMarshalling.append(arguments, to: message)
                         let usec = UInt64(timeout.components.seconds) * 1_000_000 + UInt64(timeout.components.attoseconds / 1_000_000_000_000)
-                        let result = withBus { bus in
+                        let result = try withMethodCall(destination: destination, path: path, interface: interface, member: member,
+                                                        arguments) { bus, message in
                             sd_bus_call_async(bus, nil, message, { message, userdata, _ in
                                 guard let message else { return 0 }
                                 let token = Int(bitPattern: userdata)
@@ -152,26 +150,28 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Sends a method call without waiting for (or wanting) a reply.
     public func send(destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue] = []) throws(BusError) {
-        let message = try newMethodCall(destination: destination, path: path, interface: interface, member: member)
-        defer { sd_bus_message_unref(message) }
-        try BusMarshalling.append(arguments, to: message)
-        try sendMessage(message, what: "\(interface).\(member)")
+        let result = try withMethodCall(destination: destination, path: path, interface: interface, member: member, arguments) { bus, message in
+            sd_bus_send(bus, message, nil)
+        }
+        try Self.check(sent: result, what: "\(interface).\(member)")
     }
 
     /// Emits a signal from `path`: to every connection that listens, or, with `destination`, to
     /// that connection only (unicast: what one app's private objects say goes to that app alone).
     public func emitSignal(path: String, interface: String, member: String, _ arguments: [DBusValue] = [],
                            destination: String? = nil) throws(BusError) {
-        var message: OpaquePointer?
-        let result = withBus { bus in sd_bus_message_new_signal(bus, &message, path, interface, member) }
-        guard result >= 0, let message else { throw .system(call: "new signal \(member)", detail: errnoText(-result)) }
-        defer { sd_bus_message_unref(message) }
-        if let destination {
-            let set = withBus { _ in sd_bus_message_set_destination(message, destination) }
-            if set < 0 { throw .system(call: "signal \(member) to \(destination)", detail: errnoText(-set)) }
+        try withBus { bus throws(BusError) in
+            var message: OpaquePointer?
+            let result = sd_bus_message_new_signal(bus, &message, path, interface, member)
+            guard result >= 0, let message else { throw .system(call: "new signal \(member)", detail: errnoText(-result)) }
+            defer { sd_bus_message_unref(message) }
+            if let destination {
+                let set = sd_bus_message_set_destination(message, destination)
+                if set < 0 { throw .system(call: "signal \(member) to \(destination)", detail: errnoText(-set)) }
+            }
+            try BusMarshalling.append(arguments, to: message)
+            try Self.check(sent: sd_bus_send(bus, message, nil), what: "signal \(interface).\(member)")
         }
-        try BusMarshalling.append(arguments, to: message)
-        try sendMessage(message, what: "signal \(interface).\(member)")
     }
 
     // MARK: Signals
@@ -333,17 +333,25 @@ public final class BusConnection: @unchecked Sendable {
         Glibc.close(wakeWrite)
     }
 
-    private func newMethodCall(destination: String, path: String, interface: String, member: String) throws(BusError) -> OpaquePointer {
-        var message: OpaquePointer?
-        let result = withBus { bus in sd_bus_message_new_method_call(bus, &message, destination, path, interface, member) }
-        guard result >= 0, let message else {
-            throw .system(call: "calling \(interface).\(member) on \(destination) \(path)", detail: errnoText(-result))
+    /// Makes a method call message with `arguments` and hands it to `body`, all under the lock:
+    /// sd-bus counts references to a message (and, through it, to the bus) without atomics, and
+    /// the loop thread takes and drops its own while it writes the message out, so every ref and
+    /// unref — the last one too — must happen under the lock, never beside the loop.
+    private func withMethodCall(destination: String, path: String, interface: String, member: String, _ arguments: [DBusValue],
+                                _ body: (OpaquePointer, OpaquePointer) -> Int32) throws(BusError) -> Int32 {
+        try withBus { bus throws(BusError) in
+            var message: OpaquePointer?
+            let result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
+            guard result >= 0, let message else {
+                throw .system(call: "calling \(interface).\(member) on \(destination) \(path)", detail: errnoText(-result))
+            }
+            defer { sd_bus_message_unref(message) }
+            try BusMarshalling.append(arguments, to: message)
+            return body(bus, message)
         }
-        return message
     }
 
-    func sendMessage(_ message: OpaquePointer, what: String) throws(BusError) {
-        let result = withBus { bus in sd_bus_send(bus, message, nil) }
+    static func check(sent result: Int32, what: String) throws(BusError) {
         if result < 0 { throw result == -ENOTCONN || result == -ECONNRESET ? .closed : .system(call: what, detail: errnoText(-result)) }
     }
 
@@ -426,8 +434,16 @@ public final class BusConnection: @unchecked Sendable {
         pointer.map { String(cString: $0) } ?? ""
     }
 
-    fileprivate func withMessageLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        try withBus { _ throws(E) in try body() }
+    /// Runs `body` under the lock (and wakes the loop: it may have queued a message).
+    fileprivate func withMessageLock<T, E: Error>(_ body: (OpaquePointer) throws(E) -> T) throws(E) -> T {
+        try withBus { bus throws(E) in try body(bus) }
+    }
+
+    /// Drops a message reference under the lock, without waking the loop (nothing to send).
+    fileprivate func release(_ message: OpaquePointer) {
+        lock.lock()
+        defer { lock.unlock() }
+        sd_bus_message_unref(message)
     }
 }
 
@@ -479,38 +495,51 @@ public struct BusMethodCall: Sendable {
 }
 
 /// Keeps the call message alive until it is answered (once).
+///
+/// `@unchecked Sendable`: `call` is an sd-bus message, touched (ref, reply, unref) only under the
+/// connection's lock; the handle keeps its connection, so that lock outlives the message.
 final class BusReplyHandle: @unchecked Sendable {
-    private weak var connection: BusConnection?
+    private let connection: BusConnection
     private let call: OpaquePointer
     private let answered = Atomic<Bool>(false)
 
+    /// Called from a C callback on the loop thread, with the lock held.
     init(connection: BusConnection, call: OpaquePointer) {
         self.connection = connection
         self.call = sd_bus_message_ref(call)
     }
 
-    deinit { sd_bus_message_unref(call) }
+    deinit { connection.release(call) }
 
     func reply(_ values: [DBusValue]) {
-        guard let connection, !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var reply: OpaquePointer?
-        let created = connection.withMessageLock { sd_bus_message_new_method_return(call, &reply) }
-        guard created >= 0, let reply else { return }
-        defer { sd_bus_message_unref(reply) }
-        do {
-            try connection.withMessageLock { () throws(BusError) in try BusMarshalling.append(values, to: reply) }
-            try connection.sendMessage(reply, what: "reply")
-        } catch {
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let call = call
+        let sent: Result<Void, BusError> = connection.withMessageLock { bus in
+            var reply: OpaquePointer?
+            guard sd_bus_message_new_method_return(call, &reply) >= 0, let reply else { return .success(()) }
+            defer { sd_bus_message_unref(reply) }
+            do throws(BusError) {
+                try BusMarshalling.append(values, to: reply)
+                try BusConnection.check(sent: sd_bus_send(bus, reply, nil), what: "reply")
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let error) = sent {
             answered.store(false, ordering: .releasing)
             fail("org.freedesktop.DBus.Error.Failed", "\(error)")
         }
     }
 
     func fail(_ name: String, _ message: String) {
-        guard let connection, !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var error = sd_bus_error()
-        _ = sd_bus_error_set(&error, name, message)
-        _ = connection.withMessageLock { sd_bus_reply_method_error(call, &error) }
-        sd_bus_error_free(&error)
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let call = call
+        connection.withMessageLock { _ in
+            var error = sd_bus_error()
+            _ = sd_bus_error_set(&error, name, message)
+            _ = sd_bus_reply_method_error(call, &error)
+            sd_bus_error_free(&error)
+        }
     }
 }

@@ -128,6 +128,54 @@ import Testing
         }
     }
 
+    /// sd-bus counts references to messages and to the bus without atomics. Calls made from many
+    /// tasks at once, answered from other threads, with signals emitted beside them, once
+    /// corrupted those counts (each message dropped outside the connection's lock): nfcscand
+    /// aborted in sd-bus (`bus_free: s->floating`) or crashed in libdispatch.
+    @Test func callsRepliesAndSignalsFromManyThreadsAtOnce() async throws {
+        let bus = try PrivateBus()
+        let server = try BusConnection.connect(address: bus.address)
+        let client = try BusConnection.connect(address: bus.address)
+        defer { server.close(); client.close() }
+        try server.requestName("org.nfcscan.Test")
+        let export = try server.exportSubtree("/org/nfcscan/Test") { call in
+            // Answered from another thread than the connection's, as the daemon's loop does.
+            Task.detached {
+                try? server.emitSignal(path: "/org/nfcscan/Test", interface: "org.nfcscan.Test", member: "Seen", [.string(call.sender)])
+                call.reply(call.arguments)
+            }
+        }
+        defer { export.cancel() }
+        let seen = Atomic<Int>(0)
+        let match = try client.addMatch("type='signal',interface='org.nfcscan.Test',member='Seen'") { _ in
+            seen.add(1, ordering: .relaxed)
+        }
+        defer { match.cancel() }
+
+        let tasks = 8, callsEach = 400
+        let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    var count = 0
+                    for index in 0..<callsEach {
+                        let reply = try await client.call(destination: "org.nfcscan.Test", path: "/org/nfcscan/Test",
+                                                          interface: "org.nfcscan.Test", member: "Echo",
+                                                          [.int32(Int32(task)), .string("call \(index)")])
+                        if reply == [.int32(Int32(task)), .string("call \(index)")] { count += 1 }
+                    }
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(answered == tasks * callsEach)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen.load(ordering: .relaxed) < tasks * callsEach, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(seen.load(ordering: .relaxed) == tasks * callsEach)
+    }
+
     @Test func signatures() {
         #expect(splitSignature("sa{sv}as(ii)v") == ["s", "a{sv}", "as", "(ii)", "v"])
         #expect(splitSignature("a{sv") == nil)

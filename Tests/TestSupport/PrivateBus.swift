@@ -16,6 +16,10 @@ public final class PrivateBus: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         process.arguments = ["--config-file=/usr/share/dbus-1/session.conf", "--nofork", "--nopidfile",
                              "--address=unix:path=\(socket)"]
+        // Not the test's own output: a test process that crashes leaves dbus-daemon behind, and
+        // `swift test` would wait for it to close the pipe before reporting the crash.
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
         address = "unix:path=\(socket)"
         let deadline = Date().addingTimeInterval(10)
