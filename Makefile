@@ -61,14 +61,10 @@ test-steps: deps unit check-units daemon-test reliability-test oracle fuzz netwo
 
 # Serial: dozens of end-to-end tests each drive a PN532 emulator through libnfc or a private
 # pcscd, whose own timeouts (300-1000 ms) a 2-core machine running them all at once can miss.
-# One re-run on failure, said out loud: in-process libnfc reader tests (Tests/NFCReadersTests)
-# rarely find libnfc refusing a fresh emulated PN532 at once (within 2 ms, no libnfc error line);
-# not understood yet — see the issue notes. A second failure fails the target.
+# No re-run: a failure fails the target.
 unit:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel || { \
-	  echo "make unit: the test run above FAILED; running the whole suite once more (known flake, see Makefile)"; \
-	  $(SWIFT) test --skip-build --no-parallel; }
+	$(SWIFT) test --skip-build --no-parallel
 
 # The user unit and its D-Bus activation file as make install renders them: systemd-analyze verify
 # (no warnings) and an exposure score of 2.0 or lower (Docs/service.md).

@@ -22,20 +22,33 @@ public final class LibNFCContext: @unchecked Sendable {
 
     public init() throws(LibNFCError) {
         var context: OpaquePointer?
-        Self.lifecycle.withLock { _ in nfc_init(&context) }
+        Self.lifecycle.withLock { contexts in
+            nfc_init(&context)
+            if context != nil { contexts.live += 1 }
+        }
         guard let context else { throw .contextUnavailable }
         pointer = context
     }
 
     deinit {
-        let pointer = pointer
-        Self.lifecycle.withLock { _ in nfc_exit(pointer) }
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
+        Self.lifecycle.withLock { contexts in
+            contexts.live -= 1
+            contexts.retired.append(address)
+            guard contexts.live == 0 else { return }
+            for retired in contexts.retired { if let context = OpaquePointer(bitPattern: retired) { nfc_exit(context) } }
+            contexts.retired = []
+        }
     }
 
-    /// `nfc_init` and `nfc_exit` update libnfc's process-wide state (its log set-up counter and
-    /// configuration) without a lock of their own: two contexts made or ended at once on different
-    /// threads crash inside libnfc. One lock for the whole process serialises them.
-    private static let lifecycle = Mutex(())
+    /// libnfc keeps process-wide state beside its contexts, without a lock of its own: its log
+    /// set-up counter, and the list of drivers, which `nfc_init` fills only when it is empty and
+    /// every `nfc_exit` empties. So a context ended while another lives took the drivers from
+    /// under it: its next `nfc_open` failed at once with "No driver available to handle
+    /// pn532_uart:…" (the reader tests' rare "libnfc could not open", up to half of the runs on a
+    /// loaded machine). Contexts are made and ended under one lock, and an ended context is kept
+    /// (it is small) until no other lives; then all of them are exited together.
+    private static let lifecycle = Mutex<(live: Int, retired: [UInt])>((0, []))
 
     /// The connstrings of the devices libnfc knows: user-defined ones first (from the
     /// configuration and `LIBNFC_DEVICE`, listed without being opened unless marked optional),

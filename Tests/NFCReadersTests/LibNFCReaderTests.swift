@@ -109,6 +109,18 @@ final class IteratorBox: @unchecked Sendable {
         #expect(reader.status == .closed)
     }
 
+    /// libnfc's drivers are one list for the process, and every `nfc_exit` empties it: a context
+    /// ended while another lived left that one unable to open anything ("No driver available").
+    @Test func aContextEndedBesideAnotherLeavesItAbleToOpen() async throws {
+        let tag = try VirtualType2Tag(product: .ntag213, uid: Self.uid, message: try Self.message(for: .ntag213))
+        let emulated = try EmulatedReader(PN532Emulator(target: tag.pn532Target))
+        defer { emulated.close() }
+        let context = try LibNFCContext()
+        do { _ = try LibNFCContext() }
+        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
+        await reader.close()
+    }
+
     @Test func readsAType4ObjectThroughLibnfc() async throws {
         let message = try Self.message(for: .ntag215)
         let tag = try VirtualType4Tag(message: message)
