@@ -26,6 +26,10 @@ NFCSIM=$BUILD/nfcsim
 
 . "$HERE/lib.sh"
 
+# A step that fails outside a check (set -e) ends the run: the scenario under way still stops
+# every process it started and shows its logs.
+trap 'status=$?; if [ -n "$DIR" ]; then say "scenario stopped by a failing step (status $status)"; bad "the scenario ran to its end"; finish; fi' EXIT
+
 all=()
 for file in "$HERE"/scenarios/*.sh; do
   all+=("$(basename "$file" .sh)")

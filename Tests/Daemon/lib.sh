@@ -51,14 +51,33 @@ finish() {
   else
     rm -rf "$DIR"
   fi
+  DIR=""
   unset DBUS_SESSION_BUS_ADDRESS DBUS_SYSTEM_BUS_ADDRESS DISPLAY NFCSCAN_RIG_DIR XDG_RUNTIME_DIR XDG_CONFIG_HOME
 }
 
 # An emulated PN532 with one object: arrives after --after seconds (default 4), stays --for.
 sim() { # ARGS...
+  SIM_START=$(date +%s%N) SIM_AFTER=0 SIM_FOR=0
+  local args=("$@") i
+  for ((i = 0; i < ${#args[@]} - 1; i++)); do
+    case ${args[$i]} in --after) SIM_AFTER=${args[$((i + 1))]} ;; --for) SIM_FOR=${args[$((i + 1))]} ;; esac
+  done
   "$NFCSIM" pn532 --link "$DIR/pn532" --keep-reader "$@" >"$DIR/nfcsim.log" 2>&1 &
-  pids+=($!)
+  SIM_PID=$!
+  pids+=($SIM_PID)
   wait_for "the emulated reader" 10 test -e "$DIR/pn532"
+}
+
+# A PN532's object comes and goes on the schedule sim was given (--after, --for, counted from
+# sim's start) and nothing announces it, so waits on it follow that schedule.
+until_ns() { # NANOSECONDS-SINCE-THE-EPOCH
+  while [ "$(date +%s%N)" -lt "$1" ]; do sleep 0.05; done
+}
+object_near_for() { # SECONDS: until sim's object has been near the reader for SECONDS
+  until_ns "$(awk -v s="$SIM_START" -v a="$SIM_AFTER" -v d="$1" 'BEGIN { printf "%.0f", s + (a + d) * 1e9 }')"
+}
+object_gone_for() { # SECONDS: until sim's object has been gone from the reader for SECONDS
+  until_ns "$(awk -v s="$SIM_START" -v a="$SIM_AFTER" -v f="$SIM_FOR" -v d="$1" 'BEGIN { printf "%.0f", s + (a + f + d) * 1e9 }')"
 }
 
 daemon() { # ARGS...
@@ -88,13 +107,16 @@ pcsc_nfcscand() {
     --rfkill-device "$DIR/rfkill" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
-  wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1'
-  wait_for "the vpcd reader in use" 15 'grep -q "using reader" "$DIR/nfcscand.log"'
+  local readers; readers=$(lines_matching "using reader" "$DIR/nfcscand.log")
+  wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
+  PREVIOUS_OWNER=$(owner_of org.nfcscan.Scanner1)
+  wait_for "the vpcd reader in use" 15 'test "$(lines_matching "using reader" "$DIR/nfcscand.log")" -gt "$readers"'
 }
 
-# Two badges held near the vpcd reader one after the other (a link, then a text), for pcsc_daemon.
-TWO_BADGES="'$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 && sleep 2 &&
-  '$NFCSIM' vpcd --text 'Second badge' --for 2"
+# Two badges held near the vpcd reader one after the other (a link, then a text, 2 s apart), for
+# pcsc_daemon.
+TWO_BADGES="'$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 &&
+  '$NFCSIM' vpcd --text 'Second badge' --after 2 --for 2"
 
 app() { # NAME ARGS... : a test app; waits until it registered
   local name=$1; shift
@@ -119,7 +141,9 @@ name_owned() { busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user status "$1" >
 shown() { bash "$RIG" shown "$DIR" "$@"; }
 shown_count() { shown --all | grep -c . || true; }
 wait_offer() { # WHAT: until dunst shows a notification (at most 20 s)
-  shown --all --wait 1 --timeout 20 >/dev/null 2>&1 || bad "waited 20s for $1"
+  # Shown on screen, not only sent: `invoke` right after a Notify dunst has not yet displayed
+  # finds nothing to choose ("no notification is shown").
+  shown --wait 1 --timeout 20 >/dev/null 2>&1 || bad "waited 20s for $1"
 }
 lines() { if [ -f "$1" ]; then grep -c . "$1" || true; else echo 0; fi; }
 lines_matching() { if [ -f "$2" ]; then grep -c "$1" "$2" || true; else echo 0; fi; }
@@ -212,3 +236,4 @@ latency() { # ARGS... -> the probe's JSON line (Tests/Support/api_latency.py)
 worst_under() { # JSON MS: every call answered, the slowest under MS
   "$PY" -c 'import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if d["unanswered"] == 0 and d["worst_ms"] is not None and d["worst_ms"] < float(sys.argv[2]) else 1)' "$1" "$2"
 }
+

@@ -12,7 +12,9 @@ scenario_camera_race() {
   "$PY" -c 'import sys,time; time.sleep(max(0, float(sys.argv[2]) + 7.9 - time.time())); f=open(sys.argv[1]); print("open", flush=True); time.sleep(8)' \
     "$DIR/video0" "$start" >"$DIR/camera.log" 2>&1 &
   pids+=($!)
-  sleep 11
+  wait_for "the camera open" 15 'grep -q open "$DIR/camera.log"' || true
+  # Negative, bounded: the object has been near the reader (from 8 s) for 2 s, several reads' time.
+  object_near_for 2
   check "the camera opened" grep -q open "$DIR/camera.log"
   check "camera in use just before the object: nothing offered" test "$(offers)" = 0
   check "PausedReasons: camera" test "$(paused)" = 'as 1 "camera"'

@@ -24,7 +24,8 @@ scenario_handler() {
   check "it expires" test "$(json "$DIR/offer.json" 'd["expire_timeout"]')" -gt 0
   bash "$RIG" invoke "$DIR" open >/dev/null
   wait_for "HandleScan" 10 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
-  sleep 4   # the object stays, then leaves: no second notification, no second delivery
+  wait_for "the delivery done" 10 'grep -q "sent an object to Posters" "$DIR/nfcscand.log"' || true
+  object_gone_for 0.5   # the object stayed, then left: no second notification, no second delivery
   check "the app received the object exactly once" test "$(lines "$DIR/app-Posters.jsonl")" = 1
   local rec=$DIR/app-Posters.jsonl
   check "it is the decoded message: the link" test "$(json "$rec" 'd["scan"]["records"][0]["uri"]')" = "https://example.com/poster/summer"

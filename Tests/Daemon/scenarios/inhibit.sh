@@ -19,7 +19,9 @@ scenario_inhibit() {
   check "nfcscan status in Chinese" test "$(LANG=zh_CN.UTF-8 "$BUILD/nfcscan" status | head -n1)" = "读卡器正在使用中，后台扫描已暂停。"
   check "PropertiesChanged carried reader-in-use" signalled reader-in-use
   check "BackgroundReading false" test "$(get_property BackgroundReading)" = "b false"
-  sleep 3   # the object arrives (at 6 s) while inhibited
+  # Negative, bounded: the object has been near the reader (from 6 s) for 1.5 s, several reads'
+  # time, and nothing may be offered.
+  object_near_for 1.5
   check "nothing offered while inhibited" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
   wait_for "the release" 10 'grep -q released "$DIR/inhibit.log"' || true
   wait_offer "the offer once released"

@@ -6,12 +6,12 @@
 scenario_pcsc_rearrival() {
   begin pcsc
   pcsc_daemon "
-    '$NFCSIM' vpcd --uri https://example.com/badge --after 7 --for 5 && sleep 3 &&
-    '$NFCSIM' vpcd --uri https://example.com/badge --for 2"
+    '$NFCSIM' vpcd --uri https://example.com/badge --after 7 --for 5 &&
+    '$NFCSIM' vpcd --uri https://example.com/badge --after 3 --for 2"
   check "Reader1 names the pcsc backend" bash -c "busctl --address='$DBUS_SESSION_BUS_ADDRESS' --user get-property org.nfcscan.Scanner1 /org/nfcscan/Scanner1/readers/1 org.nfcscan.Reader1 Backend | grep -qx 's \"pcsc\"'"
   app Badges --filter uri-scheme=https,uri-host=example.com
   wait_for "two arrivals" 25 'test "$(lines_matching "\"event\": \"notify\"" "$DIR/notifications.jsonl")" -ge 2' || true
-  sleep 2
+  wait_for "the second arrival gone" 15 'test "$(lines_matching "the card left the reader" "$DIR/pcscd.log")" -ge 2' || true
   check "one offer per arrival: two in all (5 s on the reader gave one)" \
     test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 2
   check "the second replaced the first (replaces_id)" \

@@ -21,7 +21,9 @@ scenario_screen_off() {
   check "idle no more: resumed" test "$(paused)" = "as 0"
   screensaver true
   expect_paused screen-off 5 "screensaver active (ActiveChanged): PausedReasons screen-off"
-  sleep 4   # the object arrives (at 8 s) with the screen off
+  # Negative, bounded: the object has been near the reader (from 8 s) for 1.5 s, several reads'
+  # time, and nothing may be offered.
+  object_near_for 1.5
   check "nothing offered with the screen off" test "$(offers)" = 0
   screensaver false
   wait_offer "the offer once the screen is on"

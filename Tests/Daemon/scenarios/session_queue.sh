@@ -14,6 +14,8 @@ scenario_session_queue() {
   local first_path; first_path=$(json "$DIR/session-first.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-first.jsonl")][0]["path"]')
   "$PY" "$SUPPORT/scan_session_client.py" --record "$DIR/peek.jsonl" --peek "$first_path"
   check "another app may not read a session" test "$(json "$DIR/peek.jsonl" 'd["error"]')" = org.freedesktop.DBus.Error.AccessDenied
+  # Negative, bounded: the second's own timeout is 2 s; 3 s without it firing shows its clock does
+  # not run while it waits.
   sleep 3
   check "the second waits while the first is active (no timeout yet)" test "$(events "$DIR/session-second.jsonl")" = started
   kill "$first_pid"; wait "$first_pid" 2>/dev/null || true

@@ -15,7 +15,8 @@ scenario_session_single() {
   check "detected, then invalidated (first-read)" test "$(events "$DIR/session-one.jsonl")" = "started properties reading detected invalidated"
   check "the session got the object" test "$(json "$DIR/session-one.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-one.jsonl") if "detected" in l][0]["uri"]')" = "https://example.com/poster"
   check "reason first-read" test "$(json "$DIR/session-one.jsonl" 'd["reason"]')" = first-read
-  sleep 1
+  wait_for "the resume" 5 'test "$(get_property PausedReasons)" = "as 0"' || true
+  object_gone_for 0.5   # the object has come and gone: no background offer of it can come later
   check "no background offer during the session" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
   check "the app's handler got nothing" test "$(lines "$DIR/app-Posters.jsonl")" = 0
   check "background reading resumes after it" test "$(get_property PausedReasons)" = "as 0"

@@ -42,7 +42,7 @@ scenario_web_link() {
     sim --uri "$uri" --after 3 --for 2
     daemon
     wait_for "the object read" 15 grep -q 'no app asked' "$DIR/nfcscand.log" || true
-    sleep 1
+    object_gone_for 0.5   # the object has come and gone: no offer of it can come later
     check "$uri is never offered" test "$(shown_count)" = 0
     finish
   done
