@@ -98,6 +98,7 @@ pcsc_daemon() { # SHELL-COMMAND
 }
 private_pcscd() { # SHELL-COMMAND
   bash "$ROOT/scripts/private-pcscd.sh" --keep -- bash -c "$1" >"$DIR/pcscd.log" 2>&1 &
+  PCSCD_SCRIPT_PID=$!
   pids+=($!)
   wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
   PCSC_SOCKET=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
@@ -235,5 +236,49 @@ latency() { # ARGS... -> the probe's JSON line (Tests/Support/api_latency.py)
 }
 worst_under() { # JSON MS: every call answered, the slowest under MS
   "$PY" -c 'import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if d["unanswered"] == 0 and d["worst_ms"] is not None and d["worst_ms"] < float(sys.argv[2]) else 1)' "$1" "$2"
+}
+
+# ---- faults (issue 11): parts killed and started again ----
+
+figures() { # SCENARIO KEY=VALUE...: one line of figures for the reliability report, in the test log
+  echo "  figures $*"
+}
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# A gate a fixture's command waits on (a private_pcscd command), so an object comes or goes when
+# the scenario says, not on a schedule. `gate NAME` is the shell snippet; open_gate NAME opens it.
+gate() { printf "until [ -e '%s' ]; do sleep 0.05; done" "$DIR/gate-$1"; }
+open_gate() { : >"$DIR/gate-$1"; }
+
+# Every InterfacesAdded/InterfacesRemoved on the session bus, as dbus-monitor prints them.
+watch_objects() {
+  dbus-monitor --address "$DBUS_SESSION_BUS_ADDRESS" "type='signal',interface='org.freedesktop.DBus.ObjectManager'" \
+    >"$DIR/objects.log" 2>&1 &
+  pids+=($!)
+  wait_for "the object monitor" 10 'test -s "$DIR/objects.log"'
+}
+
+# The private pcscd crashes (SIGKILL), and is started again in the same namespaces, on the same
+# socket, with the same vpcd reader (scripts/private-pcscd.sh runs it; unshare execs the bash
+# that runs pcscd).
+pcscd_kill() {
+  local namespace pid
+  namespace=$(pgrep -P "$PCSCD_SCRIPT_PID" -x bash)
+  pid=$(pgrep -P "$namespace" -x pcscd)
+  kill -KILL "$pid"
+}
+pcscd_start_again() {
+  local namespace state=${PCSC_SOCKET%/run/pcscd/pcscd.comm}
+  namespace=$(pgrep -P "$PCSCD_SCRIPT_PID" -x bash)
+  nsenter --target "$namespace" --user --mount --net -- pcscd -f -c "$state/conf" >>"$DIR/pcscd-again.log" 2>&1 &
+  pids+=($!)
+}
+
+# dunst crashes (SIGKILL); the rig then forgets it and waits until its name is gone.
+dunst_crash() {
+  local pid _
+  read -r pid _ <"$DIR/pids/dunst"
+  kill -KILL "$pid"
+  bash "$RIG" stop-dunst "$DIR" >/dev/null
 }
 
