@@ -75,9 +75,13 @@ struct PN532Command: ParsableCommand {
     @Flag(help: "Print every frame on standard error.")
     var trace = false
 
+    @Option(help: ArgumentHelp("Die by SIGKILL when the host's Nth data exchange with the tag (InDataExchange) arrives, before it is answered: a reader whose link is cut in the middle of a read, for fault tests.", valueName: "n"))
+    var dieAtExchange: Int?
+
     func validate() throws {
         try object.validateImage(allowed: type.product != nil)
         if keepReader, object.duration == nil { throw ValidationError("--keep-reader only makes sense with --for") }
+        if let n = dieAtExchange, n < 1 { throw ValidationError("--die-at-exchange counts from 1") }
     }
 
     func run() throws {
@@ -119,6 +123,16 @@ struct PN532Command: ParsableCommand {
             printError("\(error)"); throw ExitCode(71)
         }
         if trace { host.trace = { line in printError(line) } }
+        if let dieAtExchange {
+            let exchanges = ExchangeCount()
+            host.beforeCommand = { code in
+                guard code == 0x40 else { return }   // InDataExchange
+                if exchanges.next() == dieAtExchange {
+                    printError("data exchange \(dieAtExchange) arrived: dying (SIGKILL) before answering it")
+                    raise(SIGKILL)
+                }
+            }
+        }
         host.stopOnSignals()
         writeLine("nfcsim: PN532 on \(host.slavePath)\(link.map { " (linked from \($0))" } ?? ""), \(summary)")
         writeLine("LIBNFC_DEVICE=\(host.connstring)")
@@ -139,3 +153,9 @@ struct PN532Command: ParsableCommand {
 }
 
 func printError(_ line: String) { writeLine("nfcsim: " + line, to: .error) }
+
+/// Counts the host's data exchanges; the host serves one frame at a time on one thread.
+private final class ExchangeCount: @unchecked Sendable {
+    private var count = 0
+    func next() -> Int { count += 1; return count }
+}

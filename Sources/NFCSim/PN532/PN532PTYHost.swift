@@ -32,6 +32,9 @@ public final class PN532PTYHost: @unchecked Sendable {
     public let linkPath: String?
     /// Called with one line per frame in each direction, when set (hex, `>` host to chip).
     public var trace: (@Sendable (String) -> Void)?
+    /// Called with each host command's code (``PN532Frame/command(_:_:)``) before the chip
+    /// answers it, when set: a test's hook for a fault at a chosen step.
+    public var beforeCommand: (@Sendable (UInt8) -> Void)?
 
     private var emulator: PN532Emulator
     private var decoder = PN532FrameDecoder()
@@ -157,6 +160,10 @@ public final class PN532PTYHost: @unchecked Sendable {
                 case .frame(let frame): trace("> " + Self.hex(frame.encoded))
                 case .corrupt(let defect): trace("> corrupt frame: \(defect)")
                 }
+            }
+            if let beforeCommand, case .frame(.information(let tfi, let data)) = item,
+               tfi == PN532Frame.hostToChip, let code = data.first {
+                beforeCommand(code)
             }
             let answer = emulator.handle(item)
             if !answer.immediate.isEmpty { try send(answer.immediate) }
