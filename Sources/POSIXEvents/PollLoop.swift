@@ -85,6 +85,15 @@ public final class PollLoop: Sendable {
         var cancelled = false
         /// The thread of ``start(name:beforeEachTurn:)`` exists.
         var started = false
+        /// The thread taking turns (set by each turn): a change it makes itself needs no wake-up,
+        /// since its next poll set is built afterwards.
+        var driver: pthread_t?
+    }
+
+    /// Wakes the loop for a changed poll set, unless the change comes from the loop's own thread.
+    private func changed() {
+        let own = state.withLock { state in state.driver.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+        if !own { wake() }
     }
 
     private let state = Mutex(State())
@@ -134,7 +143,7 @@ public final class PollLoop: Sendable {
         if refused {
             if ownership == .owned { try? descriptor.close() }
         } else {
-            wake()
+            changed()
         }
         return PollWatch(id: id)
     }
@@ -146,7 +155,7 @@ public final class PollLoop: Sendable {
             state.entries[watch.id]?.events = events
             return true
         }
-        if changed { wake() }
+        if changed { self.changed() }
     }
 
     /// Ends `watch`: its handler is not called again, and an owned descriptor is closed (at once
@@ -163,12 +172,13 @@ public final class PollLoop: Sendable {
         }
         // A descriptor that was in the poll set is closed by the turn, which is woken for it
         // (not needed for correctness, but its number is then free sooner).
-        if let closeNow { try? closeNow.close() } else { wake() }
+        if let closeNow { try? closeNow.close() } else { changed() }
     }
 
     /// Makes the loop take another turn soon (what a ``start(name:beforeEachTurn:)`` hook waits
     /// for may have changed); from any thread. Called from a handler or the hook, it costs one
-    /// more turn; while the loop sleeps, one byte through the pipe.
+    /// more turn; while the loop sleeps, one byte through the pipe. (Adding, changing and removing
+    /// descriptors wake it themselves, except from the loop's own thread, where none is needed.)
     public func wake() {
         let write = state.withLock { state -> Bool in
             state.wakeRequested = true
@@ -193,6 +203,7 @@ public final class PollLoop: Sendable {
         guard let (ids, fdsBuilt, closing, skipSleep) = state.withLock({ state -> ([Int], [pollfd], [FileDescriptor], Bool)? in
             guard !state.cancelled else { return nil }
             state.inTurn = true
+            state.driver = pthread_self()
             let closing = state.toClose
             state.toClose = []
             let skip = state.wakeRequested
