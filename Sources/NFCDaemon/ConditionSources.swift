@@ -1,14 +1,16 @@
 import Logging
 import NFCScanKit
+import POSIXEvents
 import Systemd
 
 /// The live sources of the system conditions (Docs/conditions.md), started for the daemon: which
 /// watch serves which condition, and how a service's properties read as "holds".
 enum ConditionSources {
     /// Starts every source of a system condition not in `ignored`; each reports through `report`
-    /// (from its own thread). A source this machine lacks is logged and leaves its condition
-    /// unknown; none is fatal. The watches run while the returned values are kept.
-    static func start(bus: BusConnection, systemBus: BusConnection?, configuration: Daemon.Configuration,
+    /// (from the bus's thread or `descriptors`, the loop that watches the camera's and rfkill's
+    /// descriptors). A source this machine lacks is logged and leaves its condition unknown; none
+    /// is fatal. The watches run while the returned values are kept.
+    static func start(bus: BusConnection, systemBus: BusConnection?, descriptors: PollLoop, configuration: Daemon.Configuration,
                       ignored: Set<BackgroundPause>, logger: Logger,
                       report: @escaping @Sendable (ConditionSource, Bool?) -> Void) -> [any Sendable] {
         var watches: [any Sendable] = []
@@ -17,10 +19,10 @@ enum ConditionSources {
             logger.notice("\(source.rawValue) cannot be watched (\(why)): it does not pause background reading")
         }
         if wanted(.camera), let pattern = configuration.cameraDevices {
-            if let watch = CameraWatch(pattern: pattern, changed: { report(.camera, $0) }) { watches.append(watch) } else { absent(.camera, pattern) }
+            if let watch = CameraWatch(pattern: pattern, loop: descriptors, changed: { report(.camera, $0) }) { watches.append(watch) } else { absent(.camera, pattern) }
         }
         if wanted(.airplaneMode), let device = configuration.rfkillDevice {
-            if let watch = RfkillWatch(path: device, changed: { report(.rfkill, $0) }) { watches.append(watch) } else { absent(.rfkill, device) }
+            if let watch = RfkillWatch(path: device, loop: descriptors, changed: { report(.rfkill, $0) }) { watches.append(watch) } else { absent(.rfkill, device) }
         }
         if let systemBus {
             if wanted(.airplaneMode) {
@@ -74,6 +76,7 @@ enum ConditionSources {
     }
 }
 
+extension CameraWatch: CancellableWatch {}
 extension RfkillWatch: CancellableWatch {}
 extension BusPropertyWatch: CancellableWatch {}
 extension LoginSessionWatch: CancellableWatch {}

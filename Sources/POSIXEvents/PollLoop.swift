@@ -33,6 +33,14 @@ public struct PollWatch: Hashable, Sendable {
     fileprivate let id: Int
 }
 
+/// What a ``PollLoop`` handler wants after handling an event.
+public enum PollNext: Sendable {
+    /// Keep the watch.
+    case keepWatching
+    /// End the watch, as ``PollLoop/remove(_:)`` does (an owned descriptor is closed).
+    case stopWatching
+}
+
 /// The one poll-and-wake loop of the project: a thread sleeps in `poll(2)` on a set of descriptors
 /// and a wake-up pipe, and calls each descriptor's handler when it is ready. No timeouts of its own:
 /// idle, it does not turn at all (``turns`` counts turns, for tests).
@@ -46,7 +54,8 @@ public struct PollWatch: Hashable, Sendable {
 ///   after it returned on another one.
 /// - Handlers run on the loop's thread, one at a time, outside every lock: they may add, remove and
 ///   wake. They must be quick (hand long work on) and must not block. A handler told of a hang-up or
-///   an error should remove its watch: poll keeps reporting them, so the loop would keep turning.
+///   an error should end its watch (return ``PollNext/stopWatching``): poll keeps reporting them,
+///   so the loop would keep turning.
 /// - Two ways to drive it: ``start(name:beforeEachTurn:)`` gives it a thread of its own (services,
 ///   the bus); ``turn(until:)`` runs one turn on the caller's thread (a command-line host that
 ///   blocks in its own `run` with its own deadlines). Nothing runs until one of them is called.
@@ -66,7 +75,7 @@ public final class PollLoop: Sendable {
         var descriptor: FileDescriptor
         var events: PollEvents
         var ownership: Ownership
-        var handler: @Sendable (PollEvents) -> Void
+        var handler: @Sendable (PollEvents) -> PollNext
     }
 
     private struct State {
@@ -127,12 +136,12 @@ public final class PollLoop: Sendable {
     // MARK: Descriptors
 
     /// Watches `descriptor` for `events` (hang-ups and errors are always reported), calling
-    /// `handler` on the loop's thread with what poll reported. With `.owned`, the loop closes it
-    /// when the watch ends. On a cancelled loop the handler is never called (an owned descriptor
-    /// is closed at once).
+    /// `handler` on the loop's thread with what poll reported; the handler says whether the watch
+    /// goes on. With `.owned`, the loop closes the descriptor when the watch ends. On a cancelled
+    /// loop the handler is never called (an owned descriptor is closed at once).
     @discardableResult
     public func add(_ descriptor: FileDescriptor, events: PollEvents = .readable, ownership: Ownership = .owned,
-                    handler: @escaping @Sendable (PollEvents) -> Void) -> PollWatch {
+                    handler: @escaping @Sendable (PollEvents) -> PollNext) -> PollWatch {
         let (id, refused) = state.withLock { state -> (Int, Bool) in
             let id = state.nextID
             state.nextID += 1
@@ -235,12 +244,12 @@ public final class PollLoop: Sendable {
             for (index, id) in ids.enumerated() where fds[index].revents != 0 {
                 let events = PollEvents(rawValue: fds[index].revents)
                 // Looked up again: an earlier handler (or another thread) may have removed it.
-                let handler = state.withLock { state -> (@Sendable (PollEvents) -> Void)? in
+                let handler = state.withLock { state -> (@Sendable (PollEvents) -> PollNext)? in
                     guard !state.cancelled, let entry = state.entries[id], entry.descriptor.rawValue == fds[index].fd else { return nil }
                     if events.contains(.invalid) { state.entries[id] = nil }
                     return entry.handler
                 }
-                handler?(events)
+                if handler?(events) == .stopWatching { remove(PollWatch(id: id)) }
             }
         }
         let (closeLater, cancelled) = state.withLock { state -> ([FileDescriptor], Bool) in

@@ -88,7 +88,7 @@ public final class BusConnection: @unchecked Sendable {
             throw .system(call: "pipe2", detail: errnoText(error.rawValue))
         }
         // Nothing to do when it is ready: the next turn's prepareTurn() lets sd-bus read it.
-        socketWatch = loop.add(FileDescriptor(rawValue: sd_bus_get_fd(bus)), events: .readable, ownership: .borrowed) { _ in }
+        socketWatch = loop.add(FileDescriptor(rawValue: sd_bus_get_fd(bus)), events: .readable, ownership: .borrowed) { _ in .keepWatching }
     }
 
     /// Called once when the connection ends other than by ``close()`` (the bus went away).
