@@ -12,8 +12,8 @@ enum ConditionSources {
     /// is fatal. The watches run while the returned values are kept.
     static func start(bus: BusConnection, systemBus: BusConnection?, descriptors: PollLoop, configuration: Daemon.Configuration,
                       ignored: Set<BackgroundPause>, logger: Logger,
-                      report: @escaping @Sendable (ConditionSource, Bool?) -> Void) -> [any Sendable] {
-        var watches: [any Sendable] = []
+                      report: @escaping @Sendable (ConditionSource, Bool?) -> Void) -> [any ConditionWatch] {
+        var watches: [any ConditionWatch] = []
         func wanted(_ condition: BackgroundPause) -> Bool { !ignored.contains(condition) }
         func absent(_ source: ConditionSource, _ why: String) {
             logger.notice("\(source.rawValue) cannot be watched (\(why)): it does not pause background reading")
@@ -76,8 +76,16 @@ enum ConditionSources {
     }
 }
 
-extension CameraWatch: CancellableWatch {}
-extension RfkillWatch: CancellableWatch {}
-extension BusPropertyWatch: CancellableWatch {}
-extension LoginSessionWatch: CancellableWatch {}
-extension ScreenSaverWatch: CancellableWatch {}
+/// A live source of system conditions (Docs/conditions.md): it reports from the bus's thread, a
+/// task of its own lookup, or the daemon's ``PollLoop`` while it runs, and ``cancel()`` ends it.
+/// The one protocol every watch ``ConditionSources/start`` makes conforms to.
+protocol ConditionWatch: Sendable {
+    /// Stops watching (subscriptions cancelled, descriptors given back to the loop); idempotent.
+    func cancel()
+}
+
+extension CameraWatch: ConditionWatch {}
+extension RfkillWatch: ConditionWatch {}
+extension BusPropertyWatch: ConditionWatch {}
+extension LoginSessionWatch: ConditionWatch {}
+extension ScreenSaverWatch: ConditionWatch {}

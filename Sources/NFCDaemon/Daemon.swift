@@ -69,7 +69,7 @@ public final class Daemon: Service, Sendable {
     /// Method calls waiting for the loop's answer now.
     public var pendingCalls: Int { calls.count }
     /// What ``start()`` set up and the end of ``run()`` takes down.
-    private let serving = Mutex<(subscriptions: [BusSubscription], watches: [any Sendable], notifications: NotificationServer?,
+    private let serving = Mutex<(subscriptions: [BusSubscription], watches: [any ConditionWatch], notifications: NotificationServer?,
                                  descriptors: PollLoop?)>(([], [], nil, nil))
 
     public init(bus: BusConnection, systemBus: BusConnection? = nil, configuration: Configuration = .init(), logger: Logger) {
@@ -152,7 +152,7 @@ public final class Daemon: Service, Sendable {
             return serving
         }
         for subscription in subscriptions { subscription.cancel() }
-        for watch in watches { (watch as? any CancellableWatch)?.cancel() }
+        for watch in watches { watch.cancel() }
         descriptors?.cancel()
         sink.finish()
     }
@@ -192,9 +192,4 @@ public struct EffectDeadlines: Sendable {
 /// hand the observation on (to a queue of its own), never wait.
 public protocol DaemonObserver: Sendable {
     func observe(_ observation: DaemonObservation)
-}
-
-/// A condition source that can be stopped.
-protocol CancellableWatch: Sendable {
-    func cancel()
 }
