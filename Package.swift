@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // C interop: one system-library module per C library, found through pkg-config.
@@ -29,6 +30,9 @@ let package = Package(
         .systemLibrary(name: "CSystemd", path: "CNFC/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
 
+        // The one poll-and-wake loop (a thread in poll(2) on owned descriptors): Glibc and swift-system only.
+        .target(name: "POSIXEvents", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+
         // The NDEF codec: standard library only.
         .target(name: "NDEF"),
         // A transport-neutral tree of a decoded message (the JSON schema in Docs/json-schema.md).
@@ -36,7 +40,9 @@ let package = Package(
         // Tag protocols (Type 2, Type 4) over the TagTransport byte seam; standard library only.
         .target(name: "NFCTags", dependencies: ["NDEF"]),
         // Virtual objects answering commands as the real chips do, and an in-process transport.
-        .target(name: "NFCSim", dependencies: ["NDEF", "NFCTags"]),
+        .target(name: "NFCSim", dependencies: [
+            "NDEF", "NFCTags", "POSIXEvents", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),
@@ -49,13 +55,16 @@ let package = Package(
         .target(name: "NFCScanKit", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCReaders", "Systemd"]),
 
         // libsystemd as Swift sees it: D-Bus values and an sd-bus connection, sd_notify, the journal.
-        .target(name: "Systemd", dependencies: ["CSystemd"]),
+        .target(name: "Systemd", dependencies: [
+            "CSystemd", "POSIXEvents", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         // What the daemon decides, free of any bus: app handlers and which one an object goes to,
         // and the notification offering it to the person.
         .target(name: "NFCDispatch", dependencies: ["NDEFReport", "NFCScanKit"]),
         // The background service: readers → dispatcher → notifications → app handlers, on D-Bus.
         .target(name: "NFCDaemon", dependencies: [
-            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport",
+            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
+            .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.embedInCode("dbus")]),
@@ -79,6 +88,9 @@ let package = Package(
         .testTarget(name: "NDEFTests", dependencies: [
             "NDEF", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        .testTarget(name: "POSIXEventsTests", dependencies: [
+            "POSIXEvents", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .testTarget(name: "NDEFReportTests", dependencies: ["NDEF", "NDEFReport"]),
         .testTarget(name: "LibNFCTests", dependencies: ["LibNFC"]),
         .testTarget(name: "CLITests", dependencies: ["NDEF"]),
@@ -95,7 +107,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "NFCTags", "NDEF"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [
-            "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "TestSupport",
+            "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "TestSupport", "POSIXEvents",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit"]),

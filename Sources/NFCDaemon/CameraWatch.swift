@@ -1,6 +1,7 @@
-import Dispatch
 import Foundation
 import Glibc
+import POSIXEvents
+import SystemPackage
 
 /// Whether a camera is in use: some process has a V4L2 capture device (`/dev/video*`) open.
 ///
@@ -10,48 +11,52 @@ import Glibc
 /// pointing at a matching node, since a close does not say whether others still hold it.
 /// Processes whose descriptors this user may not read (other users') are not seen. The pattern
 /// is configurable so tests can point it at fixture files.
-final class CameraWatch: @unchecked Sendable {
+///
+/// The inotify descriptor is one more descriptor in the daemon's ``PollLoop``, which owns it
+/// (no dispatch source: none may outlive its descriptor). A change is confirmed on the loop's
+/// thread; `/proc` is small enough for that, and camera opens are rare.
+final class CameraWatch: Sendable {
     /// The device nodes, as a glob: the directory part is watched, the name part matched.
     let pattern: String
-    private let inotify: Int32
-    private let source: DispatchSourceRead
-    private let lock = NSLock()
-    private var inUse = false
+    private let loop: PollLoop
+    private let watch: PollWatch
 
-    /// Starts watching; `changed` is called with the state now, then (on a dispatch queue) with
-    /// each new one. Nil when inotify cannot watch the directory (it does not exist): the
-    /// condition is then unknown.
-    init?(pattern: String, changed: @escaping @Sendable (Bool) -> Void) {
+    /// Starts watching on `loop`; `changed` is called with the state now, then (on the loop's
+    /// thread) with each new one. Nil when inotify cannot watch the directory (it does not
+    /// exist): the condition is then unknown.
+    init?(pattern: String, loop: PollLoop, changed: @escaping @Sendable (Bool) -> Void) {
         self.pattern = pattern
+        self.loop = loop
         let directory = (pattern as NSString).deletingLastPathComponent
-        inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard inotify >= 0 else { return nil }
-        guard inotify_add_watch(inotify, directory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO)) >= 0 else {
-            close(inotify)
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return nil }
+        let inotify = FileDescriptor(rawValue: descriptor)
+        guard inotify_add_watch(descriptor, directory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO)) >= 0 else {
+            try? inotify.close()
             return nil
         }
-        source = DispatchSource.makeReadSource(fileDescriptor: inotify, queue: DispatchQueue(label: "nfcscand.camera"))
-        let inotify = inotify
-        source.setEventHandler { [weak self] in
+        Self.watchNodes(pattern, inotify: descriptor)
+        let inUse = LockedValue(Self.anyProcessHolds(pattern))
+        changed(inUse.withLock { $0 })
+        watch = loop.add(inotify, events: .readable) { _ in
             var buffer = [UInt8](repeating: 0, count: 4096)
             var relevant = false
             while true {
-                let count = read(inotify, &buffer, buffer.count)
+                let count = read(descriptor, &buffer, buffer.count)
                 if count <= 0 { break }
                 relevant = relevant || Self.namesMatch(buffer[0..<count], pattern: pattern)
             }
-            guard relevant, let self else { return }
-            Self.watchNodes(pattern, inotify: inotify)
+            guard relevant else { return .keepWatching }
+            Self.watchNodes(pattern, inotify: descriptor)
             let now = Self.anyProcessHolds(pattern)
-            let previous = self.lock.withLock { () -> Bool in defer { self.inUse = now }; return self.inUse }
+            let previous = inUse.withLock { state -> Bool in defer { state = now }; return state }
             if now != previous { changed(now) }
+            return .keepWatching
         }
-        source.setCancelHandler { close(inotify) }
-        Self.watchNodes(pattern, inotify: inotify)
-        inUse = Self.anyProcessHolds(pattern)
-        changed(inUse)
-        source.resume()
     }
+
+    /// Stops watching; the loop closes the inotify descriptor.
+    func cancel() { loop.remove(watch) }
 
     /// Watches every node matching now for opens and closes (again for one already watched: the
     /// kernel keeps one watch per node; a deleted node's watch goes with it).
@@ -65,7 +70,7 @@ final class CameraWatch: @unchecked Sendable {
         }
     }
 
-    deinit { source.cancel() }
+    deinit { cancel() }
 
     /// Whether any event in `events` (struct inotify_event records) names a matching node.
     private static func namesMatch(_ events: ArraySlice<UInt8>, pattern: String) -> Bool {

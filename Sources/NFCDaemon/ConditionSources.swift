@@ -1,26 +1,28 @@
 import Logging
 import NFCScanKit
+import POSIXEvents
 import Systemd
 
 /// The live sources of the system conditions (Docs/conditions.md), started for the daemon: which
 /// watch serves which condition, and how a service's properties read as "holds".
 enum ConditionSources {
     /// Starts every source of a system condition not in `ignored`; each reports through `report`
-    /// (from its own thread). A source this machine lacks is logged and leaves its condition
-    /// unknown; none is fatal. The watches run while the returned values are kept.
-    static func start(bus: BusConnection, systemBus: BusConnection?, configuration: Daemon.Configuration,
+    /// (from the bus's thread or `descriptors`, the loop that watches the camera's and rfkill's
+    /// descriptors). A source this machine lacks is logged and leaves its condition unknown; none
+    /// is fatal. The watches run while the returned values are kept.
+    static func start(bus: BusConnection, systemBus: BusConnection?, descriptors: PollLoop, configuration: Daemon.Configuration,
                       ignored: Set<BackgroundPause>, logger: Logger,
-                      report: @escaping @Sendable (ConditionSource, Bool?) -> Void) -> [any Sendable] {
-        var watches: [any Sendable] = []
+                      report: @escaping @Sendable (ConditionSource, Bool?) -> Void) -> [any ConditionWatch] {
+        var watches: [any ConditionWatch] = []
         func wanted(_ condition: BackgroundPause) -> Bool { !ignored.contains(condition) }
         func absent(_ source: ConditionSource, _ why: String) {
             logger.notice("\(source.rawValue) cannot be watched (\(why)): it does not pause background reading")
         }
         if wanted(.camera), let pattern = configuration.cameraDevices {
-            if let watch = CameraWatch(pattern: pattern, changed: { report(.camera, $0) }) { watches.append(watch) } else { absent(.camera, pattern) }
+            if let watch = CameraWatch(pattern: pattern, loop: descriptors, changed: { report(.camera, $0) }) { watches.append(watch) } else { absent(.camera, pattern) }
         }
         if wanted(.airplaneMode), let device = configuration.rfkillDevice {
-            if let watch = RfkillWatch(path: device, changed: { report(.rfkill, $0) }) { watches.append(watch) } else { absent(.rfkill, device) }
+            if let watch = RfkillWatch(path: device, loop: descriptors, changed: { report(.rfkill, $0) }) { watches.append(watch) } else { absent(.rfkill, device) }
         }
         if let systemBus {
             if wanted(.airplaneMode) {
@@ -74,7 +76,16 @@ enum ConditionSources {
     }
 }
 
-extension RfkillWatch: CancellableWatch {}
-extension BusPropertyWatch: CancellableWatch {}
-extension LoginSessionWatch: CancellableWatch {}
-extension ScreenSaverWatch: CancellableWatch {}
+/// A live source of system conditions (Docs/conditions.md): it reports from the bus's thread, a
+/// task of its own lookup, or the daemon's ``PollLoop`` while it runs, and ``cancel()`` ends it.
+/// The one protocol every watch ``ConditionSources/start`` makes conforms to.
+protocol ConditionWatch: Sendable {
+    /// Stops watching (subscriptions cancelled, descriptors given back to the loop); idempotent.
+    func cancel()
+}
+
+extension CameraWatch: ConditionWatch {}
+extension RfkillWatch: ConditionWatch {}
+extension BusPropertyWatch: ConditionWatch {}
+extension LoginSessionWatch: ConditionWatch {}
+extension ScreenSaverWatch: ConditionWatch {}

@@ -2,6 +2,7 @@ import Logging
 import NFCDispatch
 import NFCReaders
 import NFCScanKit
+import POSIXEvents
 import ServiceLifecycle
 import Synchronization
 import Systemd
@@ -68,7 +69,8 @@ public final class Daemon: Service, Sendable {
     /// Method calls waiting for the loop's answer now.
     public var pendingCalls: Int { calls.count }
     /// What ``start()`` set up and the end of ``run()`` takes down.
-    private let serving = Mutex<(subscriptions: [BusSubscription], watches: [any Sendable], notifications: NotificationServer?)>(([], [], nil))
+    private let serving = Mutex<(subscriptions: [BusSubscription], watches: [any ConditionWatch], notifications: NotificationServer?,
+                                 descriptors: PollLoop?)>(([], [], nil, nil))
 
     public init(bus: BusConnection, systemBus: BusConnection? = nil, configuration: Configuration = .init(), logger: Logger) {
         self.bus = bus
@@ -83,6 +85,10 @@ public final class Daemon: Service, Sendable {
     /// once the daemon answers (then tell systemd READY=1), while ``run()`` handles what follows.
     public func start() throws(BusError) {
         let sink = sink, calls = calls
+        // One thread sleeping in poll for every descriptor the daemon watches itself: inhibitors'
+        // pipes, inotify for the camera, /dev/rfkill.
+        let descriptors: PollLoop
+        do { descriptors = try PollLoop() } catch { throw .system(call: "pipe", detail: "\(error)") }
         var subscriptions: [BusSubscription] = []
         tree.publish(ScannerAPI.path, DaemonCore(configuration: coreConfiguration).scannerObject.exported)
         subscriptions.append(try tree.serve { call in
@@ -97,9 +103,10 @@ public final class Daemon: Service, Sendable {
             sink.yield(.peerGone(name))
         })
         let notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
-        let watches = ConditionSources.start(bus: bus, systemBus: systemBus, configuration: configuration,
+        descriptors.start(name: "nfcscand-fds")
+        let watches = ConditionSources.start(bus: bus, systemBus: systemBus, descriptors: descriptors, configuration: configuration,
                                              ignored: configuration.ignoredConditions, logger: logger) { sink.yield(.condition($0, holds: $1)) }
-        serving.withLock { $0 = (subscriptions, watches, notifications) }
+        serving.withLock { $0 = (subscriptions, watches, notifications, descriptors) }
         sink.yield(.started)
         try bus.requestName(ScannerAPI.busName)
         logger.info("serving \(ScannerAPI.busName) on the session bus as \(bus.uniqueName)")
@@ -111,8 +118,10 @@ public final class Daemon: Service, Sendable {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 var core = DaemonCore(configuration: coreConfiguration)
+                let (notifications, descriptors) = serving.withLock { ($0.notifications, $0.descriptors) }
+                guard let descriptors else { return }
                 var effects = EffectRunner(bus: bus, tree: tree, calls: calls, configuration: configuration, logger: logger, sink: sink,
-                                           notifications: serving.withLock { $0.notifications }, statistics: statistics)
+                                           notifications: notifications, statistics: statistics, descriptors: descriptors)
                 if let interval = ServiceManager.watchdogInterval {
                     group.addTask { [sink] in
                         // The core answers each heartbeat with a ping: no ping while the loop is stuck.
@@ -138,12 +147,13 @@ public final class Daemon: Service, Sendable {
             logger.info("stopping")
             sink.yield(.stop)
         }
-        let (subscriptions, watches, _) = serving.withLock { serving in
-            defer { serving = ([], [], nil) }
+        let (subscriptions, watches, _, descriptors) = serving.withLock { serving in
+            defer { serving = ([], [], nil, nil) }
             return serving
         }
         for subscription in subscriptions { subscription.cancel() }
-        for watch in watches { (watch as? any CancellableWatch)?.cancel() }
+        for watch in watches { watch.cancel() }
+        descriptors?.cancel()
         sink.finish()
     }
 
@@ -182,9 +192,4 @@ public struct EffectDeadlines: Sendable {
 /// hand the observation on (to a queue of its own), never wait.
 public protocol DaemonObserver: Sendable {
     func observe(_ observation: DaemonObservation)
-}
-
-/// A condition source that can be stopped.
-protocol CancellableWatch: Sendable {
-    func cancel()
 }

@@ -1,15 +1,15 @@
-import Dispatch
 import Glibc
+import POSIXEvents
+import SystemPackage
 
 /// Airplane mode as the kernel sees it: every radio (Wi-Fi, Bluetooth, mobile…) blocked, by
 /// software or by a hardware switch. Read from `/dev/rfkill`, which on open reports every radio
 /// (an ADD event each) and then each change, as 8-byte `struct rfkill_event` records (idx u32,
-/// type, op, soft, hard); a dispatch source wakes on each. The sysfs view
+/// type, op, soft, hard); the daemon's ``PollLoop`` wakes on each. The sysfs view
 /// (`/sys/class/rfkill/*/soft`) is not used: its attributes do not notify.
 ///
-/// The path is configurable, so tests present a FIFO speaking the same records. (Unchecked
-/// Sendable: the dispatch source is only set up in init and cancelled.)
-final class RfkillWatch: @unchecked Sendable {
+/// The path is configurable, so tests present a FIFO speaking the same records.
+final class RfkillWatch: Sendable {
     /// One radio as the kernel reports it.
     struct Radio: Equatable, Sendable {
         var type: UInt8
@@ -59,19 +59,21 @@ final class RfkillWatch: @unchecked Sendable {
         !radios.isEmpty && radios.values.allSatisfy(\.blocked)
     }
 
-    private let source: DispatchSourceRead
+    private let loop: PollLoop
+    private let watch: PollWatch
 
-    /// Starts reading `path`; `changed` gets whether airplane mode is on, first once the radios
-    /// present are known and then on every change. Nil when the device cannot be opened (no
-    /// rfkill in this kernel, or no permission): the source is then absent.
-    init?(path: String = "/dev/rfkill", changed: @escaping @Sendable (Bool) -> Void) {
+    /// Starts reading `path` on `loop`, which owns the descriptor; `changed` gets whether airplane
+    /// mode is on, first once the radios present are known and then (on the loop's thread) on
+    /// every change. Nil when the device cannot be opened (no rfkill in this kernel, or no
+    /// permission): the source is then absent.
+    init?(path: String = "/dev/rfkill", loop: PollLoop, changed: @escaping @Sendable (Bool) -> Void) {
+        self.loop = loop
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         // A FIFO stand-in is opened for writing too, so it never reads as ended between writers.
         let isFIFO = (status.st_mode & S_IFMT) == S_IFIFO
         let descriptor = open(path, (isFIFO ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: DispatchQueue(label: "nfcscand.rfkill"))
         let state = LockedValue<(radios: [UInt32: Radio], pending: [UInt8], reported: Bool?)>(([:], [], nil))
         /// Reads what is there and returns the new state, or nil when it did not change.
         let drain: @Sendable () -> Bool? = {
@@ -97,14 +99,16 @@ final class RfkillWatch: @unchecked Sendable {
                 return airplane
             }
         }
-        source.setEventHandler { if let now = drain() { changed(now) } }
-        source.setCancelHandler { close(descriptor) }
         // The kernel queues an ADD event per radio at open: the first state is known at once.
         changed(drain() ?? false)
-        source.resume()
+        watch = loop.add(FileDescriptor(rawValue: descriptor), events: .readable) { _ in
+            if let now = drain() { changed(now) }
+            return .keepWatching
+        }
     }
 
-    func cancel() { source.cancel() }
+    /// Stops reading; the loop closes the device.
+    func cancel() { loop.remove(watch) }
 
-    deinit { source.cancel() }
+    deinit { cancel() }
 }

@@ -1,22 +1,29 @@
 import CSystemd
 import Foundation
 import Glibc
+import POSIXEvents
 import Synchronization
+import SystemPackage
 
-/// A D-Bus connection through sd-bus, driven by one thread of its own that sleeps in `poll` until
-/// the bus socket (or a wake-up from another thread) has something: no polling loop.
+/// A D-Bus connection through sd-bus, driven by a ``PollLoop`` thread of its own that sleeps in
+/// `poll` until the bus socket (or a wake-up from another thread) has something: no polling loop.
 ///
 /// sd-bus is not thread-safe, so every call into it holds one lock. C callbacks only decode and
 /// queue; the Swift handlers run on the connection's thread *after* the lock is released, so a
 /// handler may call back into the connection (reply, emit, call) without deadlocking. Handlers
 /// should be quick: hand long work to a task.
+///
+/// Unchecked Sendable: `bus` (an sd-bus pointer) is only used under `lock`, every other mutable
+/// value is in the `state` mutex, and the rest is immutable after `init`.
 public final class BusConnection: @unchecked Sendable {
     private let bus: OpaquePointer
     /// Recursive: a reply sent from inside a C callback (malformed arguments) takes it again.
     private let lock = NSRecursiveLock()
-    /// A pipe the other threads write to, so the loop re-reads what sd-bus waits for.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// The thread that sleeps until the bus socket has something (or another thread woke it, so
+    /// that what sd-bus waits for is read again).
+    private let loop: PollLoop
+    /// The bus socket in `loop`; sd-bus owns the descriptor (borrowed).
+    private let socketWatch: PollWatch
     private let state = Mutex(State())
     public let uniqueName: String
 
@@ -59,7 +66,10 @@ public final class BusConnection: @unchecked Sendable {
         var bus: OpaquePointer?
         let result = opener(&bus)
         guard result >= 0, let bus else { throw .connect(address: what, detail: errnoText(-result)) }
-        return try BusConnection(bus: bus)
+        let connection = try BusConnection(bus: bus)
+        // Started here, not in init: the loop's thread holds the connection until it is closed.
+        connection.loop.start(name: "sd-bus") { [connection] in connection.prepareTurn() }
+        return connection
     }
 
     private init(bus: OpaquePointer) throws(BusError) {
@@ -71,19 +81,14 @@ public final class BusConnection: @unchecked Sendable {
             throw .connect(address: "the bus", detail: errnoText(-result))
         }
         uniqueName = String(cString: unique)
-        var pipeFDs: [Int32] = [-1, -1]
-        if pipe(&pipeFDs) != 0 {
+        do {
+            loop = try PollLoop()
+        } catch {
             sd_bus_flush_close_unref(bus)
-            throw .system(call: "pipe2", detail: errnoText(errno))
+            throw .system(call: "pipe2", detail: errnoText(error.rawValue))
         }
-        (wakeRead, wakeWrite) = (pipeFDs[0], pipeFDs[1])
-        for fd in pipeFDs {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        }
-        let thread = Thread { [self] in self.loop() }
-        thread.name = "sd-bus"
-        thread.start()
+        // Nothing to do when it is ready: the next turn's prepareTurn() lets sd-bus read it.
+        socketWatch = loop.add(FileDescriptor(rawValue: sd_bus_get_fd(bus)), events: .readable, ownership: .borrowed) { _ in .keepWatching }
     }
 
     /// Called once when the connection ends other than by ``close()`` (the bus went away).
@@ -252,50 +257,53 @@ public final class BusConnection: @unchecked Sendable {
 
     // MARK: The loop
 
-    private func loop() {
-        while state.withLock({ $0.running }) {
-            var failure: Int32 = 0
-            var events: Int32 = 0
-            var deadline: UInt64 = .max
-            // The loop's own turn takes the lock without waking itself (withBus would: a busy loop).
-            lock.lock()
-            let fd: Int32 = { () -> Int32 in
-                defer { lock.unlock() }
-                while true {
-                    let processed = sd_bus_process(bus, nil)
-                    if processed < 0 { failure = processed; break }
-                    if processed == 0 { break }
-                }
-                events = sd_bus_get_events(bus)
-                _ = sd_bus_get_timeout(bus, &deadline)
-                return sd_bus_get_fd(bus)
-            }()
-            runQueued()
-            if failure < 0 {
-                let wasRunning = state.withLock { state -> Bool in defer { state.running = false }; return state.running }
-                let (handler, pending) = state.withLock { state in
-                    defer { state.pendingCalls = [:] }
-                    return (state.onClose, Array(state.pendingCalls.values))
-                }
-                for continuation in pending { continuation.resume(throwing: BusError.closed) }
-                if wasRunning { handler?(.connect(address: "the bus", detail: errnoText(-failure))) }
-                break
-            }
-            var fds = [pollfd(fd: fd, events: Int16(truncatingIfNeeded: events), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            var timeout: Int32 = -1
-            if deadline != .max {
-                var now = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &now)
-                let nowUsec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
-                timeout = deadline <= nowUsec ? 0 : Int32(clamping: (deadline - nowUsec + 999) / 1000)
-            }
-            _ = poll(&fds, 2, timeout)
-            if fds[1].revents != 0 {
-                var drain = [UInt8](repeating: 0, count: 256)
-                while read(wakeRead, &drain, drain.count) > 0 {}
-            }
+    /// One turn of the connection's loop, on its thread, before it sleeps: lets sd-bus process
+    /// what arrived, runs the queued handlers, and tells the loop what to wait for and until when.
+    /// After ``close()`` (or when the bus failed) it takes the connection down and ends the loop.
+    private func prepareTurn() -> ContinuousClock.Instant? {
+        guard state.withLock({ $0.running }) else {
+            takeDown()
+            return nil
         }
+        var failure: Int32 = 0
+        // The loop's own turn takes the lock without waking itself (withBus would: a busy loop).
+        lock.lock()
+        while true {
+            let processed = sd_bus_process(bus, nil)
+            if processed < 0 { failure = processed; break }
+            if processed == 0 { break }
+        }
+        lock.unlock()
+        runQueued()
+        if failure < 0 {
+            let wasRunning = state.withLock { state -> Bool in defer { state.running = false }; return state.running }
+            let (handler, pending) = state.withLock { state in
+                defer { state.pendingCalls = [:] }
+                return (state.onClose, Array(state.pendingCalls.values))
+            }
+            for continuation in pending { continuation.resume(throwing: BusError.closed) }
+            if wasRunning { handler?(.connect(address: "the bus", detail: errnoText(-failure))) }
+            takeDown()
+            return nil
+        }
+        // Read after the handlers ran: a reply they sent may wait in sd-bus's write queue.
+        var deadline: UInt64 = .max
+        lock.lock()
+        let events = sd_bus_get_events(bus)
+        _ = sd_bus_get_timeout(bus, &deadline)
+        lock.unlock()
+        loop.setEvents(PollEvents(rawValue: Int16(truncatingIfNeeded: events)), for: socketWatch)
+        guard deadline != .max else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowUsec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        return .now + .microseconds(deadline > nowUsec ? deadline - nowUsec : 0)
+    }
+
+    /// Flushes and closes the bus and ends the loop (on the loop's thread, once).
+    private func takeDown() {
+        loop.remove(socketWatch)
+        loop.cancel()
         withBus { bus in
             _ = sd_bus_flush(bus)
             sd_bus_close(bus)
@@ -310,10 +318,7 @@ public final class BusConnection: @unchecked Sendable {
         for item in work { item() }
     }
 
-    private func wake() {
-        var one: UInt8 = 1
-        _ = write(wakeWrite, &one, 1)
-    }
+    private func wake() { loop.wake() }
 
     /// Runs `body` with the bus under the lock, then wakes the loop (what sd-bus waits for may
     /// have changed: a queued write, a new timeout).
@@ -328,9 +333,8 @@ public final class BusConnection: @unchecked Sendable {
     }
 
     deinit {
+        loop.cancel()
         sd_bus_flush_close_unref(bus)
-        Glibc.close(wakeRead)
-        Glibc.close(wakeWrite)
     }
 
     /// Makes a method call message with `arguments` and hands it to `body`, all under the lock:
@@ -364,6 +368,8 @@ public final class BusConnection: @unchecked Sendable {
     /// Tokens → connections, so a C callback's integer userdata finds its connection without
     /// retaining it.
     private static let registry = Mutex<[Int: Weak]>([:])
+    /// Unchecked Sendable: `connection` is a weak reference set once in init; weak loads and
+    /// stores are atomic in Swift.
     private final class Weak: @unchecked Sendable {
         weak var connection: BusConnection?
         init(_ connection: BusConnection) { self.connection = connection }

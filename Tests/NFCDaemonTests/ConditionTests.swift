@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 @testable import NFCDaemon
 import NFCScanKit
+import POSIXEvents
 import Testing
 
 /// How the sources' words become each condition's state, the kernel's rfkill records, and the
@@ -110,7 +111,10 @@ import Testing
         let initial = Self.record(0, type: 1, op: 0, soft: true) + Self.record(1, type: 2, op: 0, soft: true)
         #expect(write(writer, initial, initial.count) == initial.count)
         let (states, continuation) = AsyncStream.makeStream(of: Bool.self)
-        let watch = try #require(RfkillWatch(path: path) { continuation.yield($0) })
+        let loop = try PollLoop()
+        loop.start(name: "rfkill-test")
+        defer { loop.cancel() }
+        let watch = try #require(RfkillWatch(path: path, loop: loop) { continuation.yield($0) })
         var iterator = states.makeAsyncIterator()
         #expect(await iterator.next() == true, "both radios were blocked at open")
         let change = Self.record(1, type: 2, op: 2, soft: false)
@@ -118,7 +122,7 @@ import Testing
         #expect(write(writer, Array(change[3...]), 5) == 5)
         #expect(await iterator.next() == false)
         watch.cancel()
-        #expect(RfkillWatch(path: path + "-absent") { _ in } == nil)
+        #expect(RfkillWatch(path: path + "-absent", loop: loop) { _ in } == nil)
     }
 }
 

@@ -1,5 +1,6 @@
 import Logging
 import NFCReaders
+import POSIXEvents
 import Synchronization
 import Systemd
 
@@ -16,6 +17,8 @@ struct EffectRunner {
     let sink: AsyncStream<DaemonInput>.Continuation
     let notifications: NotificationServer?
     let statistics: DaemonStatistics
+    /// The daemon's poll loop, where each inhibitor's pipe is watched.
+    let descriptors: PollLoop
     private var inhibitors: [Int: Inhibitor] = [:]
     /// Timers are unstructured tasks, each cancelled when disarmed, fired, or at the end: a
     /// discarding task group cannot cancel one child, and a session's timer may run for an hour.
@@ -27,8 +30,10 @@ struct EffectRunner {
     private var lastReadingClosed: Latch?
 
     init(bus: BusConnection, tree: ObjectTree, calls: PendingCalls, configuration: Daemon.Configuration, logger: Logger,
-         sink: AsyncStream<DaemonInput>.Continuation, notifications: NotificationServer?, statistics: DaemonStatistics) {
+         sink: AsyncStream<DaemonInput>.Continuation, notifications: NotificationServer?, statistics: DaemonStatistics,
+         descriptors: PollLoop) {
         self.statistics = statistics
+        self.descriptors = descriptors
         self.bus = bus
         self.tree = tree
         self.calls = calls
@@ -132,14 +137,14 @@ struct EffectRunner {
     private mutating func grant(_ id: Int, _ callID: CallID) {
         guard let call = calls.take(callID) else { return }
         let sink = sink
-        guard let (inhibitor, writeEnd) = Inhibitor.make(id: id, who: "", why: "", owner: call.sender,
+        guard let (inhibitor, writeEnd) = Inhibitor.make(id: id, who: "", why: "", owner: call.sender, loop: descriptors,
                                                          released: { sink.yield(.inhibitorReleased(id)) }) else {
             call.fail("org.freedesktop.DBus.Error.Failed", "Inhibit: no pipe could be made")
             sink.yield(.inhibitorReleased(id))
             return
         }
         inhibitors[id] = inhibitor
-        call.reply([.unixFD(writeEnd)])
+        call.reply([.unixFD(writeEnd.rawValue)])
         Inhibitor.handedOver(writeEnd)
     }
 

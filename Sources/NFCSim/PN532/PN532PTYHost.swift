@@ -3,6 +3,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import POSIXEvents
+import Synchronization
+import SystemPackage
 
 /// Why ``PN532PTYHost/run(until:)`` returned.
 public enum PN532HostStop: Hashable, Sendable {
@@ -25,7 +28,12 @@ public struct PN532HostError: Error, CustomStringConvertible, Sendable {
 /// The slave side is put in raw mode before its path is published, and the host keeps its own
 /// descriptor to it open for its whole life: libnfc closes its descriptor on every `nfc_close`,
 /// and with no slave open a read on the master fails with EIO (Docs/design/simulators.md §1.6).
-/// Event-driven: one `poll(2)` on the master and a wake-up pipe; no sleeping loop.
+/// Event-driven: ``run(until:)`` takes turns of a ``PollLoop`` on the caller's thread (the master
+/// and a signal pipe in its poll set, the emulator's next tick or the deadline as its timeout).
+///
+/// Unchecked Sendable: only ``stop()`` (an atomic and the loop's wake-up) and
+/// ``stopOnSignals(_:)`` are for other threads; the emulator, the decoder and `trace` belong to
+/// the one thread that calls ``run(until:)`` and ``shutdown()``.
 public final class PN532PTYHost: @unchecked Sendable {
     public let slavePath: String
     /// A symbolic link to `slavePath` the host made (and removes when closed).
@@ -40,8 +48,10 @@ public final class PN532PTYHost: @unchecked Sendable {
     private var decoder = PN532FrameDecoder()
     private let master: Int32
     private let slave: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// The signal handler's pipe: the number of a signal that arrived is written to it.
+    private let signalWrite: Int32
+    private let loop: PollLoop
+    private let events = HostEvents()
     private var closed = false
 
     /// Creates the pair. `link`, when given, is made a symbolic link to the slave; an existing
@@ -58,15 +68,16 @@ public final class PN532PTYHost: @unchecked Sendable {
         cfmakeraw(&attributes)
         tcsetattr(s, TCSANOW, &attributes)
         _ = fcntl(m, F_SETFL, fcntl(m, F_GETFL) | O_NONBLOCK)
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
-            let e = errno; close(m); close(s); throw PN532HostError("pipe", errno: e)
+        let loop: PollLoop, signals: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            loop = try PollLoop()
+            signals = try FileDescriptor.pipe(options: [.closeOnExec, .nonBlocking])
+        } catch {
+            close(m); close(s); throw PN532HostError("pipe", errno: error.rawValue)
         }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        master = m; slave = s; wakeRead = fds[0]; wakeWrite = fds[1]
+        let fds = [signals.readEnd.rawValue, signals.writeEnd.rawValue]
+        master = m; slave = s; signalWrite = signals.writeEnd.rawValue
+        self.loop = loop
         slavePath = path
         if let link {
             var info = stat()
@@ -83,6 +94,18 @@ public final class PN532PTYHost: @unchecked Sendable {
             }
         }
         linkPath = link
+        // The loop owns the master and the signal pipe's read end: shutdown() cancels it, which closes them.
+        let events = events
+        loop.add(FileDescriptor(rawValue: m), events: .readable) { _ in
+            events.descriptorReady.store(true, ordering: .relaxed)
+            return .keepWatching
+        }
+        loop.add(signals.readEnd, events: .readable) { _ in
+            var bytes = [UInt8](repeating: 0, count: 16)
+            let n = read(signals.readEnd.rawValue, &bytes, bytes.count)
+            if n > 0 { events.signal.store(Int32(bytes[n - 1]), ordering: .relaxed) }
+            return .keepWatching
+        }
     }
 
     deinit { shutdown() }
@@ -92,14 +115,14 @@ public final class PN532PTYHost: @unchecked Sendable {
 
     /// Makes ``run(until:)`` return `.stopped` soon; safe from any thread.
     public func stop() {
-        var byte: UInt8 = 0
-        _ = write(wakeWrite, &byte, 1)
+        events.stopped.store(true, ordering: .relaxed)
+        loop.wake()
     }
 
     /// Makes SIGINT and SIGTERM (or `signals`) stop ``run(until:)`` with `.signal`: the handler only
     /// writes the signal number to the wake-up pipe (async-signal-safe).
     public func stopOnSignals(_ signals: [Int32] = [SIGINT, SIGTERM]) {
-        PN532SignalPipe.fd = wakeWrite
+        PN532SignalPipe.fd = signalWrite
         // A parent may have started us with these signals blocked (a mask survives exec): unblock.
         var set = sigset_t()
         sigemptyset(&set)
@@ -124,24 +147,12 @@ public final class PN532PTYHost: @unchecked Sendable {
                 let bytes = emulator.tick(now: now)
                 if !bytes.isEmpty { try send(bytes) }
             }
-            var timeout: Int32 = -1
-            for instant in [deadline, emulator.nextWakeUp].compactMap({ $0 }) {
-                let ms = Self.milliseconds(until: instant, from: now)
-                timeout = timeout < 0 ? ms : min(timeout, ms)
-            }
-            var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw PN532HostError("poll")
-            }
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                let n = read(wakeRead, &buffer, buffer.count)
-                let signalNumber = n > 0 ? Int32(buffer[n - 1]) : 0
-                return signalNumber == 0 ? .stopped : .signal(signalNumber)
-            }
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            let until = [deadline, emulator.nextWakeUp].compactMap { $0 }.min()
+            guard loop.turn(until: until) else { return .stopped }
+            let signalNumber = events.signal.exchange(0, ordering: .relaxed)
+            if signalNumber != 0 { return .signal(signalNumber) }
+            if events.stopped.exchange(false, ordering: .relaxed) { return .stopped }
+            if events.descriptorReady.exchange(false, ordering: .relaxed) {
                 let n = read(master, &buffer, buffer.count)
                 if n < 0 {
                     if errno == EAGAIN || errno == EINTR { continue }
@@ -195,14 +206,9 @@ public final class PN532PTYHost: @unchecked Sendable {
             let n = readlink(linkPath, &target, target.count - 1)
             if n > 0, String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) == slavePath { unlink(linkPath) }
         }
-        if PN532SignalPipe.fd == wakeWrite { PN532SignalPipe.fd = -1 }
-        close(slave); close(master); close(wakeRead); close(wakeWrite)
-    }
-
-    private static func milliseconds(until instant: ContinuousClock.Instant, from now: ContinuousClock.Instant) -> Int32 {
-        let d = now.duration(to: instant).components
-        let ms = d.seconds * 1000 + d.attoseconds / 1_000_000_000_000_000 + 1
-        return Int32(clamping: max(ms, 0))
+        if PN532SignalPipe.fd == signalWrite { PN532SignalPipe.fd = -1 }
+        loop.cancel()
+        close(slave); close(signalWrite)
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
@@ -213,7 +219,17 @@ public final class PN532PTYHost: @unchecked Sendable {
     }
 }
 
-/// The wake-up pipe the signal handler writes to (a C handler captures nothing).
+/// What the loop's handlers saw, for ``PN532PTYHost/run(until:)`` and ``VPCDClient/run(arrival:departure:)``
+/// (not the host itself: the loop would keep it alive).
+final class HostEvents: Sendable {
+    /// The pty's master (the socket to vpcd) has something to read, or hung up.
+    let descriptorReady = Atomic<Bool>(false)
+    let stopped = Atomic<Bool>(false)
+    /// The last signal number the handler wrote; 0: none.
+    let signal = Atomic<Int32>(0)
+}
+
+/// The pipe the signal handler writes to (a C handler captures nothing).
 enum PN532SignalPipe {
     nonisolated(unsafe) static var fd: Int32 = -1
 }

@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import POSIXEvents
+import SystemPackage
 
 /// Why ``VPCDClient/run(arrival:departure:)`` returned.
 public enum VPCDStop: Hashable, Sendable {
@@ -28,8 +30,13 @@ public struct VPCDError: Error, CustomStringConvertible, Sendable {
 /// the card is in the reader while this client is connected to the driver's port, and is taken
 /// away by closing the connection (Docs/design/simulators.md §3.1-3.2).
 ///
-/// The client only connects out; it listens on nothing. It is event-driven: one `poll(2)` on the
-/// socket and a wake-up pipe, with the arrival and departure times as the only timeouts.
+/// The client only connects out; it listens on nothing. It is event-driven: ``run(arrival:departure:)``
+/// takes turns of a ``PollLoop`` on the caller's thread (the socket and a signal pipe in its poll
+/// set), with the arrival and departure times as the only timeouts.
+///
+/// Unchecked Sendable: only ``stop()`` (an atomic and the loop's wake-up) and
+/// ``stopOnSignals(_:)`` are for other threads; the card, the decoder, the socket and the
+/// callbacks belong to the one thread that calls ``run(arrival:departure:)`` and ``shutdown()``.
 public final class VPCDClient: @unchecked Sendable {
     public let host: String
     public let port: UInt16
@@ -43,35 +50,48 @@ public final class VPCDClient: @unchecked Sendable {
     public private(set) var card: any VPCDCard
     private var decoder = VPCDMessageDecoder()
     private var socketFD: Int32 = -1
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// The socket in `loop` while connected (borrowed: ``disconnect()`` closes it).
+    private var socketWatch: PollWatch?
+    /// The signal handler's pipe: the number of a signal that arrived is written to it.
+    private let signalWrite: Int32
+    private let loop: PollLoop
+    private let events = HostEvents()
     private var closed = false
 
     public init(card: any VPCDCard, host: String = "127.0.0.1", port: UInt16 = 35963) throws {
         self.card = card
         self.host = host
         self.port = port
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw VPCDError("pipe") }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let signals: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            loop = try PollLoop()
+            signals = try FileDescriptor.pipe(options: [.closeOnExec, .nonBlocking])
+        } catch {
+            throw VPCDError("pipe", errno: error.rawValue)
         }
-        wakeRead = fds[0]; wakeWrite = fds[1]
+        signalWrite = signals.writeEnd.rawValue
+        // The loop owns the signal pipe's read end: shutdown() cancels it, which closes it.
+        let events = events
+        loop.add(signals.readEnd, events: .readable) { _ in
+            var bytes = [UInt8](repeating: 0, count: 16)
+            let n = read(signals.readEnd.rawValue, &bytes, bytes.count)
+            if n > 0 { events.signal.store(Int32(bytes[n - 1]), ordering: .relaxed) }
+            return .keepWatching
+        }
     }
 
     deinit { shutdown() }
 
     /// Makes ``run(arrival:departure:)`` return `.stopped` soon; safe from any thread.
     public func stop() {
-        var byte: UInt8 = 0
-        _ = write(wakeWrite, &byte, 1)
+        events.stopped.store(true, ordering: .relaxed)
+        loop.wake()
     }
 
     /// Makes SIGINT and SIGTERM (or `signals`) stop ``run(arrival:departure:)`` with `.signal`:
     /// the handler only writes the signal number to the wake-up pipe (async-signal-safe).
     public func stopOnSignals(_ signals: [Int32] = [SIGINT, SIGTERM]) {
-        VPCDSignalPipe.fd = wakeWrite
+        VPCDSignalPipe.fd = signalWrite
         var set = sigset_t()
         sigemptyset(&set)
         for number in signals { sigaddset(&set, number) }
@@ -96,18 +116,10 @@ public final class VPCDClient: @unchecked Sendable {
         onArrival?()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let now = ContinuousClock.now
-            if let departure, now >= departure { return .departed }
-            let timeout = departure.map { Self.milliseconds(until: $0, from: now) } ?? -1
-            var fds = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw VPCDError("poll")
-            }
-            if fds[1].revents & Int16(POLLIN) != 0 { return wakeUpReason() }
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if let departure, ContinuousClock.now >= departure { return .departed }
+            guard loop.turn(until: departure) else { return .stopped }
+            if let reason = wakeUpReason() { return reason }
+            if events.descriptorReady.exchange(false, ordering: .relaxed) {
                 let n = recv(socketFD, &buffer, buffer.count, 0)
                 if n < 0 {
                     if errno == EAGAIN || errno == EINTR { continue }
@@ -137,35 +149,34 @@ public final class VPCDClient: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         disconnect()
-        if VPCDSignalPipe.fd == wakeWrite { VPCDSignalPipe.fd = -1 }
-        close(wakeRead); close(wakeWrite)
+        if VPCDSignalPipe.fd == signalWrite { VPCDSignalPipe.fd = -1 }
+        loop.cancel()
+        close(signalWrite)
     }
 
     private func disconnect() {
+        if let socketWatch { loop.remove(socketWatch) }
+        socketWatch = nil
+        events.descriptorReady.store(false, ordering: .relaxed)
         if socketFD >= 0 { close(socketFD); socketFD = -1 }
         decoder = VPCDMessageDecoder()
     }
 
-    /// Waits for the wake-up pipe until `instant`; a reason to stop, or nil when the time came.
+    /// Sleeps in the loop until `instant`; a reason to stop, or nil when the time came.
     private func waitForWakeUp(until instant: ContinuousClock.Instant) throws -> VPCDStop? {
-        while true {
-            let now = ContinuousClock.now
-            if now >= instant { return nil }
-            var fd = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&fd, 1, Self.milliseconds(until: instant, from: now))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw VPCDError("poll")
-            }
-            if ready > 0 { return wakeUpReason() }
+        while ContinuousClock.now < instant {
+            guard loop.turn(until: instant) else { return .stopped }
+            if let reason = wakeUpReason() { return reason }
         }
+        return nil
     }
 
-    private func wakeUpReason() -> VPCDStop {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let n = read(wakeRead, &buffer, buffer.count)
-        let number = n > 0 ? Int32(buffer[n - 1]) : 0
-        return number == 0 ? .stopped : .signal(number)
+    /// Why the loop was woken, when it was to stop: a signal, or ``stop()``.
+    private func wakeUpReason() -> VPCDStop? {
+        let number = events.signal.exchange(0, ordering: .relaxed)
+        if number != 0 { return .signal(number) }
+        if events.stopped.exchange(false, ordering: .relaxed) { return .stopped }
+        return nil
     }
 
     /// Connects to the driver; while the port refuses (pcscd not listening yet) tries again every
@@ -192,6 +203,12 @@ public final class VPCDClient: @unchecked Sendable {
                         var one: Int32 = 1
                         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                         socketFD = fd
+                        // Borrowed: disconnect() removes it from the loop, then closes it.
+                        let events = events
+                        socketWatch = loop.add(FileDescriptor(rawValue: fd), events: .readable, ownership: .borrowed) { _ in
+                            events.descriptorReady.store(true, ordering: .relaxed)
+                            return .keepWatching
+                        }
                         quickAcknowledge()
                         return nil
                     }
@@ -235,11 +252,6 @@ public final class VPCDClient: @unchecked Sendable {
         return true
     }
 
-    private static func milliseconds(until instant: ContinuousClock.Instant, from now: ContinuousClock.Instant) -> Int32 {
-        let d = now.duration(to: instant).components
-        let ms = d.seconds * 1000 + d.attoseconds / 1_000_000_000_000_000 + 1
-        return Int32(clamping: max(ms, 0))
-    }
 
     static func describe(_ message: VPCDMessage) -> String {
         switch message {
