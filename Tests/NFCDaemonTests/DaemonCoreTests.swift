@@ -149,6 +149,27 @@ import Testing
         })
     }
 
+    /// A notification server that leaves and another that comes number their notifications each
+    /// from 1: the old server's ids name nothing now, so an old offer's action delivers nothing.
+    @Test func aRestartedNotificationServerVoidsTheOldOffers() throws {
+        var rig = Rig()
+        _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        guard case .notify(let showID, _, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+            Issue.record("no offer: \(scanned)"); return
+        }
+        rig.send(.completed(showID, .shown(1)))
+        rig.send(.notification(.serverChanged(present: false)))
+        rig.send(.notification(.serverChanged(present: true)))
+        #expect(rig.core.offers.isEmpty)
+        #expect(rig.send(.notification(.actionInvoked(id: 1, actionKey: "default"))).allSatisfy {
+            if case .handleScan = $0 { false } else { true }
+        })
+        // The next object is offered anew, not as a replacement of the void notification.
+        let next = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/menu"))))
+        #expect(next.contains { if case .notify(_, _, replacing: 0) = $0 { true } else { false } })
+    }
+
     @Test func noAnswerIsNeverRetriedAndThePersonIsTold() throws {
         var rig = Rig()
         _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
