@@ -109,6 +109,7 @@ let package = Package(
         .testTarget(name: "NFCDaemonTests", dependencies: [
             "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "TestSupport", "POSIXEvents",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit"]),
         .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCScanKit"]),

@@ -1,3 +1,4 @@
+import ServiceLifecycle
 import Systemd
 
 extension BusConnection {
@@ -11,4 +12,20 @@ extension BusConnection {
             handler(!(signal.arguments[2].stringValue?.isEmpty ?? true))
         }
     }
+}
+
+/// Look-ups a watch's bus handlers ask for (its service appeared, or said its properties went
+/// stale), carried out one at a time by the watch's own task. The handlers run on the bus's
+/// thread, which must never wait for a peer, so they only ask. Asking again while a look-up waits
+/// its turn changes nothing: that one will read the newest state anyway.
+struct LookUps: Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() { (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1)) }
+
+    func ask() { continuation.yield() }
+
+    /// The requests, ending at graceful shutdown or when the task is cancelled.
+    var requests: AsyncCancelOnGracefulShutdownSequence<AsyncStream<Void>> { stream.cancelOnGracefulShutdown() }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import Logging
 import POSIXEvents
+import ServiceLifecycle
 import SystemPackage
 
 /// Whether a camera is in use: some process has a V4L2 capture device (`/dev/video*`) open.
@@ -15,30 +17,39 @@ import SystemPackage
 /// The inotify descriptor is one more descriptor in the daemon's ``PollLoop``, which owns it
 /// (no dispatch source: none may outlive its descriptor). A change is confirmed on the loop's
 /// thread; `/proc` is small enough for that, and camera opens are rare.
-final class CameraWatch: Sendable {
+final class CameraWatch: ConditionWatch {
     /// The device nodes, as a glob: the directory part is watched, the name part matched.
     let pattern: String
+    let source = ConditionSource.camera
+    let logger: Logger
     private let loop: PollLoop
-    private let watch: PollWatch
+    private let changed: @Sendable (Bool) -> Void
 
-    /// Starts watching on `loop`; `changed` is called with the state now, then (on the loop's
-    /// thread) with each new one. Nil when inotify cannot watch the directory (it does not
-    /// exist): the condition is then unknown.
-    init?(pattern: String, loop: PollLoop, changed: @escaping @Sendable (Bool) -> Void) {
+    /// `changed` is told, once ``watch()`` runs, the state then and (on the loop's thread) each new one.
+    init(pattern: String, loop: PollLoop, logger: Logger, changed: @escaping @Sendable (Bool) -> Void) {
         self.pattern = pattern
         self.loop = loop
+        self.logger = logger
+        self.changed = changed
+    }
+
+    /// Watches on the loop until graceful shutdown or cancellation, then gives the inotify
+    /// descriptor back to the loop (which closes it). Throws at once when inotify cannot watch
+    /// the directory (it does not exist): the condition is then unknown.
+    func watch() async throws(SourceUnavailable) {
+        let pattern = pattern, changed = changed
         let directory = (pattern as NSString).deletingLastPathComponent
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { throw SourceUnavailable(pattern) }
         let inotify = FileDescriptor(rawValue: descriptor)
         guard inotify_add_watch(descriptor, directory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO)) >= 0 else {
             try? inotify.close()
-            return nil
+            throw SourceUnavailable(pattern)
         }
         Self.watchNodes(pattern, inotify: descriptor)
         let inUse = LockedValue(Self.anyProcessHolds(pattern))
         changed(inUse.withLock { $0 })
-        watch = loop.add(inotify, events: .readable) { _ in
+        let watch = loop.add(inotify, events: .readable) { _ in
             var buffer = [UInt8](repeating: 0, count: 4096)
             var relevant = false
             while true {
@@ -53,10 +64,9 @@ final class CameraWatch: Sendable {
             if now != previous { changed(now) }
             return .keepWatching
         }
+        defer { loop.remove(watch) }
+        try? await gracefulShutdown()
     }
-
-    /// Stops watching; the loop closes the inotify descriptor.
-    func cancel() { loop.remove(watch) }
 
     /// Watches every node matching now for opens and closes (again for one already watched: the
     /// kernel keeps one watch per node; a deleted node's watch goes with it).
@@ -69,8 +79,6 @@ final class CameraWatch: Sendable {
             inotify_add_watch(inotify, path, UInt32(IN_OPEN | IN_CLOSE_WRITE | IN_CLOSE_NOWRITE))
         }
     }
-
-    deinit { cancel() }
 
     /// Whether any event in `events` (struct inotify_event records) names a matching node.
     private static func namesMatch(_ events: ArraySlice<UInt8>, pattern: String) -> Bool {

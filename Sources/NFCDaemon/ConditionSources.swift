@@ -1,61 +1,53 @@
 import Logging
 import NFCScanKit
 import POSIXEvents
+import ServiceLifecycle
 import Systemd
 
-/// The live sources of the system conditions (Docs/conditions.md), started for the daemon: which
+/// The live sources of the system conditions (Docs/conditions.md), made for the daemon: which
 /// watch serves which condition, and how a service's properties read as "holds".
 enum ConditionSources {
-    /// Starts every source of a system condition not in `ignored`; each reports through `report`
-    /// (from the bus's thread or `descriptors`, the loop that watches the camera's and rfkill's
-    /// descriptors). A source this machine lacks is logged and leaves its condition unknown; none
-    /// is fatal. The watches run while the returned values are kept.
-    static func start(bus: BusConnection, systemBus: BusConnection?, descriptors: PollLoop, configuration: Daemon.Configuration,
-                      ignored: Set<BackgroundPause>, logger: Logger,
-                      report: @escaping @Sendable (ConditionSource, Bool?) -> Void) -> [any ConditionWatch] {
+    /// One watch for each source of a system condition not in `ignored`, made inert: each is a
+    /// `Service` of nfcscand's group and reports through `report` (from the bus's thread, its own
+    /// task, or `descriptors`, the loop that watches the camera's and rfkill's descriptors) only
+    /// while it runs. Whether this machine has the source is found out then (``ConditionWatch``).
+    static func watches(bus: BusConnection, systemBus: BusConnection?, descriptors: PollLoop, configuration: Daemon.Configuration,
+                        ignored: Set<BackgroundPause>, logger: Logger,
+                        report: @escaping @Sendable (ConditionSource, Bool?) -> Void) -> [any ConditionWatch] {
         var watches: [any ConditionWatch] = []
         func wanted(_ condition: BackgroundPause) -> Bool { !ignored.contains(condition) }
-        func absent(_ source: ConditionSource, _ why: String) {
-            logger.notice("\(source.rawValue) cannot be watched (\(why)): it does not pause background reading")
-        }
         if wanted(.camera), let pattern = configuration.cameraDevices {
-            if let watch = CameraWatch(pattern: pattern, loop: descriptors, changed: { report(.camera, $0) }) { watches.append(watch) } else { absent(.camera, pattern) }
+            watches.append(CameraWatch(pattern: pattern, loop: descriptors, logger: logger) { report(.camera, $0) })
         }
         if wanted(.airplaneMode), let device = configuration.rfkillDevice {
-            if let watch = RfkillWatch(path: device, loop: descriptors, changed: { report(.rfkill, $0) }) { watches.append(watch) } else { absent(.rfkill, device) }
+            watches.append(RfkillWatch(path: device, loop: descriptors, logger: logger) { report(.rfkill, $0) })
         }
         if let systemBus {
             if wanted(.airplaneMode) {
-                do {
-                    let watch = try BusPropertyWatch(bus: systemBus, service: "org.freedesktop.NetworkManager",
-                                                     path: "/org/freedesktop/NetworkManager",
-                                                     interface: "org.freedesktop.NetworkManager") { report(.networkManager, $0.flatMap(radiosOff)) }
-                    watches.append(watch)
-                } catch { absent(.networkManager, "\(error)") }
+                watches.append(BusPropertyWatch(source: .networkManager, bus: systemBus, service: "org.freedesktop.NetworkManager",
+                                                path: "/org/freedesktop/NetworkManager", interface: "org.freedesktop.NetworkManager",
+                                                logger: logger) { report(.networkManager, $0.flatMap(radiosOff)) })
             }
             if wanted(.lockedAfterRestart) || wanted(.screenOff) {
                 let marker = UnlockMarker(runtimeDirectory: configuration.runtimeDirectory)
-                if marker == nil, wanted(.lockedAfterRestart) { absent(.logindLock, "no runtime directory to remember an unlock in") }
+                if marker == nil, wanted(.lockedAfterRestart) {
+                    logger.notice("\(ConditionSource.logindLock.rawValue) cannot be watched (no runtime directory to remember an unlock in): it does not pause background reading")
+                }
                 let watchLock = wanted(.lockedAfterRestart), watchIdle = wanted(.screenOff)
                 let locked: @Sendable (Bool?) -> Void = { if watchLock { report(.logindLock, $0) } }
                 let idle: @Sendable (Bool?) -> Void = { if watchIdle { report(.logindIdle, $0) } }
-                do {
-                    let watch = try LoginSessionWatch(bus: systemBus, marker: marker, lockedAfterRestart: locked, idle: idle)
-                    watches.append(watch)
-                } catch { absent(.logindLock, "\(error)") }
+                watches.append(LoginSessionWatch(bus: systemBus, marker: marker, logger: logger, lockedAfterRestart: locked, idle: idle))
             }
         } else {
             logger.notice("no system bus: logind and NetworkManager cannot be watched")
         }
         if wanted(.airplaneMode) {
-            do {
-                let watch = try BusPropertyWatch(bus: bus, service: "org.gnome.SettingsDaemon.Rfkill", path: "/org/gnome/SettingsDaemon/Rfkill",
-                                                 interface: "org.gnome.SettingsDaemon.Rfkill") { report(.desktopAirplaneMode, $0.flatMap(desktopAirplaneMode)) }
-                watches.append(watch)
-            } catch { absent(.desktopAirplaneMode, "\(error)") }
+            watches.append(BusPropertyWatch(source: .desktopAirplaneMode, bus: bus, service: "org.gnome.SettingsDaemon.Rfkill",
+                                            path: "/org/gnome/SettingsDaemon/Rfkill", interface: "org.gnome.SettingsDaemon.Rfkill",
+                                            logger: logger) { report(.desktopAirplaneMode, $0.flatMap(desktopAirplaneMode)) })
         }
         if wanted(.screenOff) {
-            do { watches.append(try ScreenSaverWatch(bus: bus, changed: { report(.screenSaver, $0) })) } catch { absent(.screenSaver, "\(error)") }
+            watches.append(ScreenSaverWatch(bus: bus, logger: logger) { report(.screenSaver, $0) })
         }
         return watches
     }
@@ -76,16 +68,35 @@ enum ConditionSources {
     }
 }
 
-/// A live source of system conditions (Docs/conditions.md): it reports from the bus's thread, a
-/// task of its own lookup, or the daemon's ``PollLoop`` while it runs, and ``cancel()`` ends it.
-/// The one protocol every watch ``ConditionSources/start`` makes conforms to.
-protocol ConditionWatch: Sendable {
-    /// Stops watching (subscriptions cancelled, descriptors given back to the loop); idempotent.
-    func cancel()
+/// A live source of system conditions (Docs/conditions.md), one `Service` of nfcscand's group:
+/// it watches only while it runs, so the group, which stops the daemon first, decides when
+/// reports end (no watch is left behind by whoever made it, and none starts in an initialiser).
+protocol ConditionWatch: Service {
+    /// Which source it is: the log names it when this machine lacks it.
+    var source: ConditionSource { get }
+    var logger: Logger { get }
+    /// Reports the state now and each change until graceful shutdown or cancellation, then lets
+    /// go of what it watched (subscriptions cancelled, descriptors given back to the loop).
+    /// Throws at once when this machine lacks the source.
+    func watch() async throws
 }
 
-extension CameraWatch: ConditionWatch {}
-extension RfkillWatch: ConditionWatch {}
-extension BusPropertyWatch: ConditionWatch {}
-extension LoginSessionWatch: ConditionWatch {}
-extension ScreenSaverWatch: ConditionWatch {}
+extension ConditionWatch {
+    /// A source this machine lacks is logged and its condition stays unknown; the watch then
+    /// waits for the group's end all the same, since a service that returns on its own ends the
+    /// group and with it nfcscand.
+    func run() async {
+        do {
+            try await watch()
+        } catch {
+            logger.notice("\(source.rawValue) cannot be watched (\(error)): it does not pause background reading")
+            try? await gracefulShutdown()
+        }
+    }
+}
+
+/// Why a source cannot be watched here: the device node or directory it names.
+struct SourceUnavailable: Error, CustomStringConvertible {
+    let description: String
+    init(_ what: String) { description = what }
+}

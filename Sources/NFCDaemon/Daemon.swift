@@ -13,8 +13,9 @@ import Systemd
 /// child task with a deadline, and its outcome comes back as one more input.
 ///
 /// Life: ``start()`` serves the API and takes the bus name (so the caller can tell systemd
-/// READY=1, or exit when another nfcscand has the name); ``run()`` handles events until
-/// ``stop()`` (or a graceful shutdown of its service group) has been carried out.
+/// READY=1, or exit when another nfcscand has the name) and returns the condition watches, which
+/// run as services of their own beside it; ``run()`` handles events until ``stop()`` (or a
+/// graceful shutdown of its service group) has been carried out.
 public final class Daemon: Service, Sendable {
     public struct Configuration: Sendable {
         public var readers: ReaderDirectory
@@ -69,8 +70,7 @@ public final class Daemon: Service, Sendable {
     /// Method calls waiting for the loop's answer now.
     public var pendingCalls: Int { calls.count }
     /// What ``start()`` set up and the end of ``run()`` takes down.
-    private let serving = Mutex<(subscriptions: [BusSubscription], watches: [any ConditionWatch], notifications: NotificationServer?,
-                                 descriptors: PollLoop?)>(([], [], nil, nil))
+    private let serving = Mutex<(subscriptions: [BusSubscription], notifications: NotificationServer?, descriptors: PollLoop?)>(([], nil, nil))
 
     public init(bus: BusConnection, systemBus: BusConnection? = nil, configuration: Configuration = .init(), logger: Logger) {
         self.bus = bus
@@ -81,9 +81,13 @@ public final class Daemon: Service, Sendable {
         (inputs, sink) = AsyncStream.makeStream(of: DaemonInput.self)
     }
 
-    /// Serves the API, follows the peers and condition sources, and takes the bus name; returns
-    /// once the daemon answers (then tell systemd READY=1), while ``run()`` handles what follows.
-    public func start() throws(BusError) {
+    /// Serves the API, follows the peers and takes the bus name; returns once the daemon answers
+    /// (then tell systemd READY=1), while ``run()`` handles what follows. Returns the watches of
+    /// the system conditions, made but not running: they are services to run in the same group,
+    /// listed after the daemon so that a graceful shutdown stops them first, and they report to
+    /// the daemon only while they run (a condition is unknown until its watch's first report).
+    @discardableResult
+    public func start() throws(BusError) -> [any Service] {
         let sink = sink, calls = calls
         // One thread sleeping in poll for every descriptor the daemon watches itself: inhibitors'
         // pipes, inotify for the camera, /dev/rfkill.
@@ -104,12 +108,13 @@ public final class Daemon: Service, Sendable {
         })
         let notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
         descriptors.start(name: "nfcscand-fds")
-        let watches = ConditionSources.start(bus: bus, systemBus: systemBus, descriptors: descriptors, configuration: configuration,
-                                             ignored: configuration.ignoredConditions, logger: logger) { sink.yield(.condition($0, holds: $1)) }
-        serving.withLock { $0 = (subscriptions, watches, notifications, descriptors) }
+        let watches = ConditionSources.watches(bus: bus, systemBus: systemBus, descriptors: descriptors, configuration: configuration,
+                                               ignored: configuration.ignoredConditions, logger: logger) { sink.yield(.condition($0, holds: $1)) }
+        serving.withLock { $0 = (subscriptions, notifications, descriptors) }
         sink.yield(.started)
         try bus.requestName(ScannerAPI.busName)
         logger.info("serving \(ScannerAPI.busName) on the session bus as \(bus.uniqueName)")
+        return watches
     }
 
     /// Handles events until the core has carried out a stop; then every effect still running is
@@ -122,15 +127,6 @@ public final class Daemon: Service, Sendable {
                 guard let descriptors else { return }
                 var effects = EffectRunner(bus: bus, tree: tree, calls: calls, configuration: configuration, logger: logger, sink: sink,
                                            notifications: notifications, statistics: statistics, descriptors: descriptors)
-                if let interval = ServiceManager.watchdogInterval {
-                    group.addTask { [sink] in
-                        // The core answers each heartbeat with a ping: no ping while the loop is stuck.
-                        while !Task.isCancelled {
-                            sink.yield(.heartbeat)
-                            try? await Task.sleep(for: interval / 2)
-                        }
-                    }
-                }
                 events: for await input in inputs {
                     effects.received(input)
                     statistics.inputs.add(1, ordering: .relaxed)
@@ -147,12 +143,11 @@ public final class Daemon: Service, Sendable {
             logger.info("stopping")
             sink.yield(.stop)
         }
-        let (subscriptions, watches, _, descriptors) = serving.withLock { serving in
-            defer { serving = ([], [], nil, nil) }
+        let (subscriptions, _, descriptors) = serving.withLock { serving in
+            defer { serving = ([], nil, nil) }
             return serving
         }
         for subscription in subscriptions { subscription.cancel() }
-        for watch in watches { watch.cancel() }
         descriptors?.cancel()
         sink.finish()
     }
@@ -164,6 +159,12 @@ public final class Daemon: Service, Sendable {
     /// Asks the loop to stop: sessions end, offers are withdrawn, the readers are released.
     public func stop() {
         sink.yield(.stop)
+    }
+
+    /// Asks the loop to ping systemd's watchdog (``WatchdogService``). The core answers with the
+    /// ping, in turn with every other input, so a loop that stopped handling events goes unpinged.
+    public func heartbeat() {
+        sink.yield(.heartbeat)
     }
 }
 

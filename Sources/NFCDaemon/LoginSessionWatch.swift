@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Systemd
 
 /// The person's login session as logind (org.freedesktop.login1, system bus) tells it: whether it
@@ -8,13 +9,27 @@ import Systemd
 /// The session is the user's display session (`User.Display`), else their first. Both reports
 /// are nil while logind or the session cannot be reached; the lookup is made again whenever
 /// logind (re)appears.
-final class LoginSessionWatch: Sendable {
+final class LoginSessionWatch: ConditionWatch {
     static let service = "org.freedesktop.login1"
-    private let state = LockedValue<(owner: BusSubscription?, session: BusPropertyWatch?)>((nil, nil))
+    let source = ConditionSource.logindLock
+    let logger: Logger
+    private let bus: BusConnection
+    private let marker: UnlockMarker?
+    private let lockedAfterRestart: @Sendable (Bool?) -> Void
+    private let idle: @Sendable (Bool?) -> Void
 
-    init(bus: BusConnection, marker: UnlockMarker?,
-         lockedAfterRestart: @escaping @Sendable (Bool?) -> Void, idle: @escaping @Sendable (Bool?) -> Void) throws(BusError) {
-        let state = state
+    init(bus: BusConnection, marker: UnlockMarker?, logger: Logger,
+         lockedAfterRestart: @escaping @Sendable (Bool?) -> Void, idle: @escaping @Sendable (Bool?) -> Void) {
+        self.bus = bus
+        self.marker = marker
+        self.logger = logger
+        self.lockedAfterRestart = lockedAfterRestart
+        self.idle = idle
+    }
+
+    /// Throws at once when the bus refuses the subscription to logind's comings and goings.
+    func watch() async throws(BusError) {
+        let bus = bus, marker = marker, lockedAfterRestart = lockedAfterRestart, idle = idle
         let report: @Sendable ([String: DBusValue]?) -> Void = { properties in
             guard let properties else { lockedAfterRestart(nil); idle(nil); return }
             let locked = properties["LockedHint"]?.boolValue
@@ -23,20 +38,32 @@ final class LoginSessionWatch: Sendable {
             lockedAfterRestart(marker.flatMap { marker in locked.map { $0 && !marker.isPresent } })
             idle(properties["IdleHint"]?.boolValue)
         }
-        let lookUp: @Sendable () -> Void = {
-            Task {
-                guard let path = await Self.sessionPath(on: bus) else { return report(nil) }
-                let watch = try? BusPropertyWatch(bus: bus, service: Self.service, path: path,
-                                                  interface: "org.freedesktop.login1.Session", changed: report)
-                if watch == nil { report(nil) }
-                state.withLock { $0.session?.cancel(); $0.session = watch }
+        let lookUps = LookUps()
+        let owner = try bus.watchOwner(of: Self.service) { present in
+            if present { lookUps.ask() } else { report(nil) }
+        }
+        defer { owner.cancel() }
+        lookUps.ask()
+        var requests = lookUps.requests.makeAsyncIterator()
+        // Each look-up finds the session, whose properties are then followed until logind
+        // reappears (a new look-up: the session may be another) or the watch ends.
+        var asked = await requests.next() != nil
+        while asked {
+            guard let path = await Self.sessionPath(on: bus) else {
+                report(nil)
+                asked = await requests.next() != nil
+                continue
+            }
+            let session = BusPropertyWatch(source: source, bus: bus, service: Self.service, path: path,
+                                           interface: "org.freedesktop.login1.Session", logger: logger, changed: report)
+            asked = await withTaskGroup(of: Void.self) { following in
+                following.addTask {
+                    do throws(BusError) { try await session.watch() } catch { report(nil) }
+                }
+                defer { following.cancelAll() }
+                return await requests.next() != nil
             }
         }
-        let owner = try bus.watchOwner(of: Self.service) { present in
-            if present { lookUp() } else { report(nil) }
-        }
-        state.withLock { $0.owner = owner }
-        lookUp()
     }
 
     /// The object path of this user's display session (else their first session), or nil.
@@ -64,15 +91,6 @@ final class LoginSessionWatch: Sendable {
         if case .variant(let inner) = value { return unwrapped(inner) }
         return value
     }
-
-    func cancel() {
-        state.withLock { state in
-            state.owner?.cancel()
-            state.session?.cancel()
-        }
-    }
-
-    deinit { cancel() }
 }
 
 /// "Unlocked since boot": a file in $XDG_RUNTIME_DIR (emptied at every restart) holding this

@@ -1,5 +1,7 @@
 import Glibc
+import Logging
 import POSIXEvents
+import ServiceLifecycle
 import SystemPackage
 
 /// Airplane mode as the kernel sees it: every radio (Wi-Fi, Bluetooth, mobile…) blocked, by
@@ -9,7 +11,7 @@ import SystemPackage
 /// (`/sys/class/rfkill/*/soft`) is not used: its attributes do not notify.
 ///
 /// The path is configurable, so tests present a FIFO speaking the same records.
-final class RfkillWatch: Sendable {
+final class RfkillWatch: ConditionWatch {
     /// One radio as the kernel reports it.
     struct Radio: Equatable, Sendable {
         var type: UInt8
@@ -59,21 +61,32 @@ final class RfkillWatch: Sendable {
         !radios.isEmpty && radios.values.allSatisfy(\.blocked)
     }
 
+    let path: String
+    let source = ConditionSource.rfkill
+    let logger: Logger
     private let loop: PollLoop
-    private let watch: PollWatch
+    private let changed: @Sendable (Bool) -> Void
 
-    /// Starts reading `path` on `loop`, which owns the descriptor; `changed` gets whether airplane
-    /// mode is on, first once the radios present are known and then (on the loop's thread) on
-    /// every change. Nil when the device cannot be opened (no rfkill in this kernel, or no
-    /// permission): the source is then absent.
-    init?(path: String = "/dev/rfkill", loop: PollLoop, changed: @escaping @Sendable (Bool) -> Void) {
+    /// `changed` is told, once ``watch()`` runs, whether airplane mode is on: first once the
+    /// radios present are known, then (on the loop's thread) on every change.
+    init(path: String = "/dev/rfkill", loop: PollLoop, logger: Logger, changed: @escaping @Sendable (Bool) -> Void) {
+        self.path = path
         self.loop = loop
+        self.logger = logger
+        self.changed = changed
+    }
+
+    /// Reads the device on the loop, which owns the descriptor, until graceful shutdown or
+    /// cancellation. Throws at once when the device cannot be opened (no rfkill in this kernel,
+    /// or no permission): the source is then absent.
+    func watch() async throws(SourceUnavailable) {
+        let path = path, changed = changed
         var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
+        guard stat(path, &status) == 0 else { throw SourceUnavailable(path) }
         // A FIFO stand-in is opened for writing too, so it never reads as ended between writers.
         let isFIFO = (status.st_mode & S_IFMT) == S_IFIFO
         let descriptor = open(path, (isFIFO ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { throw SourceUnavailable(path) }
         let state = LockedValue<(radios: [UInt32: Radio], pending: [UInt8], reported: Bool?)>(([:], [], nil))
         /// Reads what is there and returns the new state, or nil when it did not change.
         let drain: @Sendable () -> Bool? = {
@@ -101,14 +114,11 @@ final class RfkillWatch: Sendable {
         }
         // The kernel queues an ADD event per radio at open: the first state is known at once.
         changed(drain() ?? false)
-        watch = loop.add(FileDescriptor(rawValue: descriptor), events: .readable) { _ in
+        let watch = loop.add(FileDescriptor(rawValue: descriptor), events: .readable) { _ in
             if let now = drain() { changed(now) }
             return .keepWatching
         }
+        defer { loop.remove(watch) }
+        try? await gracefulShutdown()
     }
-
-    /// Stops reading; the loop closes the device.
-    func cancel() { loop.remove(watch) }
-
-    deinit { cancel() }
 }

@@ -110,8 +110,9 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  ignoredConditions: settings.ignoredConditions,
                                                  deadlines: peerTimeout.map { EffectDeadlines(all: .milliseconds(Int($0 * 1000))) } ?? .init()),
                             logger: logger)
+        let watches: [any Service]
         do {
-            try daemon.start()
+            watches = try daemon.start()
         } catch .nameTaken(let name) {
             logger.error("another nfcscand already serves \(name) on this session bus")
             throw ExitCode(75)
@@ -120,9 +121,13 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             throw ExitCode(69)
         }
         ServiceManager.ready(status: "Looking for objects")
-        let group = ServiceGroup(services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A graceful shutdown stops the services in reverse: the condition watches first, then
+        // the daemon (sessions end, offers are withdrawn, readers released) while the watchdog
+        // still asks for pings, then the buses are closed.
+        let buses: [any Service] = [BusService(bus)] + (systemBus.map { [BusService($0)] } ?? [])
+        let watchdog: [any Service] = WatchdogService(daemon: daemon).map { [$0] } ?? []
+        let group = ServiceGroup(services: buses + watchdog + [daemon] + watches,
+                                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
-        bus.close()
-        systemBus?.close()
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import Glibc
+import Logging
 @testable import NFCDaemon
 import NFCScanKit
 import POSIXEvents
+import ServiceLifecycle
 import Testing
 
 /// How the sources' words become each condition's state, the kernel's rfkill records, and the
@@ -114,15 +116,63 @@ import Testing
         let loop = try PollLoop()
         loop.start(name: "rfkill-test")
         defer { loop.cancel() }
-        let watch = try #require(RfkillWatch(path: path, loop: loop) { continuation.yield($0) })
+        let watch = RfkillWatch(path: path, loop: loop, logger: Logger(label: "test")) { continuation.yield($0) }
+        // Made, not running: the device is not even open yet (the writer holds the FIFO once).
+        #expect(Self.descriptors(to: path) == 1)
+        let running = Task { await watch.run() }
         var iterator = states.makeAsyncIterator()
         #expect(await iterator.next() == true, "both radios were blocked at open")
+        #expect(Self.descriptors(to: path) == 2)
         let change = Self.record(1, type: 2, op: 2, soft: false)
         #expect(write(writer, change, 3) == 3)
         #expect(write(writer, Array(change[3...]), 5) == 5)
         #expect(await iterator.next() == false)
-        watch.cancel()
-        #expect(RfkillWatch(path: path + "-absent", loop: loop) { _ in } == nil)
+        running.cancel()
+        await running.value
+        // The loop closes the device once no poll uses it.
+        for _ in 0..<100 where Self.descriptors(to: path) != 1 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(Self.descriptors(to: path) == 1, "the watch's descriptor went back to the loop when it ended")
+        await #expect(throws: SourceUnavailable.self) {
+            try await RfkillWatch(path: path + "-absent", loop: loop, logger: Logger(label: "test")) { _ in }.watch()
+        }
+    }
+
+    /// How many of this process's descriptors are open on `path`.
+    static func descriptors(to path: String) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }.count
+    }
+}
+
+/// The condition watches as nfcscand's service group runs them.
+@Suite struct ConditionWatchServiceTests {
+    /// A source this machine lacks leaves its condition unknown and must not end the group (that
+    /// would stop nfcscand); a graceful shutdown then ends every watch and the group returns.
+    @Test func anAbsentSourceWaitsForTheGroupAndAGracefulShutdownEndsEveryWatch() async throws {
+        let directory = NSTemporaryDirectory() + "nfcscan-watches-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let loop = try PollLoop()
+        loop.start(name: "watches-test")
+        defer { loop.cancel() }
+        let reports = LockedValue<[String]>([])
+        let logger = Logger(label: "test")
+        let camera = CameraWatch(pattern: directory + "/video*", loop: loop, logger: logger) { held in
+            reports.withLock { $0.append("camera \(held)") }
+        }
+        let absent = RfkillWatch(path: directory + "/no-rfkill", loop: loop, logger: logger) { _ in
+            reports.withLock { $0.append("rfkill") }
+        }
+        #expect(reports.withLock { $0 }.isEmpty, "made, a watch reports nothing")
+        let group = ServiceGroup(services: [camera, absent], logger: logger)
+        let running = Task { try await group.run() }
+        for _ in 0..<100 where reports.withLock({ $0 }).isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(reports.withLock { $0 } == ["camera false"])
+        // Long enough for the absent watch to have failed: the group still runs.
+        try await Task.sleep(for: .milliseconds(200))
+        await group.triggerGracefulShutdown()
+        try await running.value
+        #expect(reports.withLock { $0 } == ["camera false"])
     }
 }
 

@@ -2,6 +2,7 @@ import TestSupport
 import Logging
 import NFCDaemon
 import NFCScanKit
+import ServiceLifecycle
 import Systemd
 import Testing
 
@@ -147,5 +148,38 @@ import Testing
         #expect(await DaemonScanSession.daemonIsRunning(on: running.app))
         await running.stop()
         #expect(await DaemonScanSession.daemonIsRunning(on: running.app) == false)
+    }
+}
+
+/// nfcscand's service group as main.swift builds it, on a private bus.
+@Suite(.serialized) struct DaemonServiceGroupTests {
+    /// The watchdog only asks: each heartbeat is an input the loop handles (the core answers it
+    /// with the ping). A graceful shutdown stops the watches, the daemon, the watchdog and closes
+    /// the bus, in that order, and the group returns without an error (nfcscand exits 0).
+    @Test func heartbeatsGoThroughTheLoopAndAGracefulShutdownEndsTheGroup() async throws {
+        let bus = try PrivateBus()
+        let daemonBus = try BusConnection.connect(address: bus.address)
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let daemon = Daemon(bus: daemonBus, configuration: .init(readers: ReaderDirectory(providers: [])), logger: logger)
+        let watches = try daemon.start()
+        #expect(!watches.isEmpty, "the session bus's sources (the desktop's airplane mode, the screensaver) are watched")
+        let watchdog = try #require(WatchdogService(daemon: daemon, interval: .milliseconds(20)))
+        #expect(WatchdogService(daemon: daemon, interval: nil) == nil, "no WATCHDOG_USEC: nothing to feed")
+        let group = ServiceGroup(services: [BusService(daemonBus), watchdog, daemon] + watches, logger: logger)
+        let running = Task { try await group.run() }
+        let before = daemon.statistics.inputs.load(ordering: .relaxed)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(daemon.statistics.inputs.load(ordering: .relaxed) - before >= 5, "about one heartbeat per 10 ms reached the loop")
+        let app = try BusConnection.connect(address: bus.address)
+        defer { app.close() }
+        let state = try await app.call(destination: ScannerAPI.busName, path: ScannerAPI.path, interface: "org.freedesktop.DBus.Properties",
+                                       member: "Get", [.string(ScannerAPI.interface), .string("BackgroundReading")])
+        #expect(!state.isEmpty, "the daemon answers while the group runs")
+        await group.triggerGracefulShutdown()
+        try await running.value
+        await #expect(throws: BusError.self) {
+            _ = try await daemonBus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                         interface: "org.freedesktop.DBus", member: "GetId")
+        }
     }
 }
