@@ -23,10 +23,10 @@ final class CameraWatch: ConditionWatch {
     let source = ConditionSource.camera
     let logger: Logger
     private let loop: PollLoop
-    private let changed: @Sendable (Bool) -> Void
+    private let changed: @Sendable (Bool?) -> Void
 
     /// `changed` is told, once ``watch()`` runs, the state then and (on the loop's thread) each new one.
-    init(pattern: String, loop: PollLoop, logger: Logger, changed: @escaping @Sendable (Bool) -> Void) {
+    init(pattern: String, loop: PollLoop, logger: Logger, changed: @escaping @Sendable (Bool?) -> Void) {
         self.pattern = pattern
         self.loop = loop
         self.logger = logger
@@ -40,10 +40,12 @@ final class CameraWatch: ConditionWatch {
         let pattern = pattern, changed = changed
         let directory = (pattern as NSString).deletingLastPathComponent
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { throw SourceUnavailable(pattern) }
+        // Cannot tell (nil) before giving up: the daemon waits for this source's first word.
+        guard descriptor >= 0 else { changed(nil); throw SourceUnavailable(pattern) }
         let inotify = FileDescriptor(rawValue: descriptor)
         guard inotify_add_watch(descriptor, directory, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO)) >= 0 else {
             try? inotify.close()
+            changed(nil)
             throw SourceUnavailable(pattern)
         }
         Self.watchNodes(pattern, inotify: descriptor)

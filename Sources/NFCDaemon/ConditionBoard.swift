@@ -19,6 +19,11 @@ enum ConditionSource: String, CaseIterable, Sendable {
     /// The session's org.freedesktop.ScreenSaver is active (``ScreenSaverWatch``).
     case screenSaver = "screensaver"
 
+    /// Whether it answers from this machine alone (a device node, inotify), with no peer that
+    /// could be slow: then its first report is awaited before the readers open. The bus sources
+    /// are not awaited: a hung logind must not keep the readers closed.
+    var answersAtOnce: Bool { self == .camera || self == .rfkill }
+
     var condition: BackgroundPause {
         switch self {
         case .camera: .camera

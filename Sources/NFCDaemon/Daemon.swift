@@ -70,7 +70,8 @@ public final class Daemon: Service, Sendable {
     /// Method calls waiting for the loop's answer now.
     public var pendingCalls: Int { calls.count }
     /// What ``start()`` set up and the end of ``run()`` takes down.
-    private let serving = Mutex<(subscriptions: [BusSubscription], notifications: NotificationServer?, descriptors: PollLoop?)>(([], nil, nil))
+    private let serving = Mutex<(subscriptions: [BusSubscription], notifications: NotificationServer?, descriptors: PollLoop?,
+                                  awaited: Set<ConditionSource>)>(([], nil, nil, []))
 
     public init(bus: BusConnection, systemBus: BusConnection? = nil, configuration: Configuration = .init(), logger: Logger) {
         self.bus = bus
@@ -94,7 +95,7 @@ public final class Daemon: Service, Sendable {
         let descriptors: PollLoop
         do { descriptors = try PollLoop() } catch { throw .system(call: "pipe", detail: "\(error)") }
         var subscriptions: [BusSubscription] = []
-        tree.publish(ScannerAPI.path, DaemonCore(configuration: coreConfiguration).scannerObject.exported)
+        tree.publish(ScannerAPI.path, DaemonCore(configuration: coreConfiguration()).scannerObject.exported)
         subscriptions.append(try tree.serve { call in
             if let request = APICalls.decode(call) { sink.yield(.request(calls.keep(call), caller: call.sender, request)) }
         })
@@ -110,7 +111,8 @@ public final class Daemon: Service, Sendable {
         descriptors.start(name: "nfcscand-fds")
         let watches = ConditionSources.watches(bus: bus, systemBus: systemBus, descriptors: descriptors, configuration: configuration,
                                                ignored: configuration.ignoredConditions, logger: logger) { sink.yield(.condition($0, holds: $1)) }
-        serving.withLock { $0 = (subscriptions, notifications, descriptors) }
+        let awaited = Set(watches.map(\.source).filter(\.answersAtOnce))
+        serving.withLock { $0 = (subscriptions, notifications, descriptors, awaited) }
         sink.yield(.started)
         try bus.requestName(ScannerAPI.busName)
         logger.info("serving \(ScannerAPI.busName) on the session bus as \(bus.uniqueName)")
@@ -122,8 +124,8 @@ public final class Daemon: Service, Sendable {
     public func run() async {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
-                var core = DaemonCore(configuration: coreConfiguration)
-                let (notifications, descriptors) = serving.withLock { ($0.notifications, $0.descriptors) }
+                let (notifications, descriptors, awaited) = serving.withLock { ($0.notifications, $0.descriptors, $0.awaited) }
+                var core = DaemonCore(configuration: coreConfiguration(awaiting: awaited))
                 guard let descriptors else { return }
                 var effects = EffectRunner(bus: bus, tree: tree, calls: calls, configuration: configuration, logger: logger, sink: sink,
                                            notifications: notifications, statistics: statistics, descriptors: descriptors)
@@ -143,8 +145,8 @@ public final class Daemon: Service, Sendable {
             logger.info("stopping")
             sink.yield(.stop)
         }
-        let (subscriptions, _, descriptors) = serving.withLock { serving in
-            defer { serving = ([], nil, nil) }
+        let (subscriptions, _, descriptors, _) = serving.withLock { serving in
+            defer { serving = ([], nil, nil, []) }
             return serving
         }
         for subscription in subscriptions { subscription.cancel() }
@@ -152,8 +154,8 @@ public final class Daemon: Service, Sendable {
         sink.finish()
     }
 
-    private var coreConfiguration: DaemonCore.Configuration {
-        .init(language: configuration.language, ignoredConditions: configuration.ignoredConditions)
+    private func coreConfiguration(awaiting awaited: Set<ConditionSource> = []) -> DaemonCore.Configuration {
+        .init(language: configuration.language, ignoredConditions: configuration.ignoredConditions, awaitedSources: awaited)
     }
 
     /// Asks the loop to stop: sessions end, offers are withdrawn, the readers are released.

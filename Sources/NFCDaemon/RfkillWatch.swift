@@ -65,11 +65,11 @@ final class RfkillWatch: ConditionWatch {
     let source = ConditionSource.rfkill
     let logger: Logger
     private let loop: PollLoop
-    private let changed: @Sendable (Bool) -> Void
+    private let changed: @Sendable (Bool?) -> Void
 
     /// `changed` is told, once ``watch()`` runs, whether airplane mode is on: first once the
     /// radios present are known, then (on the loop's thread) on every change.
-    init(path: String = "/dev/rfkill", loop: PollLoop, logger: Logger, changed: @escaping @Sendable (Bool) -> Void) {
+    init(path: String = "/dev/rfkill", loop: PollLoop, logger: Logger, changed: @escaping @Sendable (Bool?) -> Void) {
         self.path = path
         self.loop = loop
         self.logger = logger
@@ -82,11 +82,12 @@ final class RfkillWatch: ConditionWatch {
     func watch() async throws(SourceUnavailable) {
         let path = path, changed = changed
         var status = stat()
-        guard stat(path, &status) == 0 else { throw SourceUnavailable(path) }
+        // Cannot tell (nil) before giving up: the daemon waits for this source's first word.
+        guard stat(path, &status) == 0 else { changed(nil); throw SourceUnavailable(path) }
         // A FIFO stand-in is opened for writing too, so it never reads as ended between writers.
         let isFIFO = (status.st_mode & S_IFMT) == S_IFIFO
         let descriptor = open(path, (isFIFO ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw SourceUnavailable(path) }
+        guard descriptor >= 0 else { changed(nil); throw SourceUnavailable(path) }
         let state = LockedValue<(radios: [UInt32: Radio], pending: [UInt8], reported: Bool?)>(([:], [], nil))
         /// Reads what is there and returns the new state, or nil when it did not change.
         let drain: @Sendable () -> Bool? = {

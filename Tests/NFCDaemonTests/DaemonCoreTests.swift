@@ -71,6 +71,27 @@ import Testing
         #expect(rig.paused == ["no-reader"])
     }
 
+    /// The camera and rfkill answer from this machine at once: their first reports come before
+    /// the readers open, so a camera in use at start pauses reading before any object is read.
+    /// A source that never reports holds the readers back for the settle deadline only.
+    @Test func theReadersOpenOnceTheLocalSourcesHaveSpoken() {
+        var core = DaemonCore(configuration: .init(awaitedSources: [.camera, .rfkill]))
+        let started = core.handle(.started)
+        #expect(!started.contains(.startReading(generation: 1)))
+        #expect(started.contains(.armTimer(.conditionsSettle, after: DaemonCore.settleDeadline)))
+        #expect(core.pausedReasons == [.noReader], "not reading yet")
+        #expect(!core.handle(.condition(.camera, holds: true)).contains(.startReading(generation: 1)))
+        let rfkill = core.handle(.condition(.rfkill, holds: nil))
+        #expect(rfkill.contains(.cancelTimer(.conditionsSettle)))
+        #expect(!rfkill.contains(.startReading(generation: 1)), "the camera is in use: the readers stay closed")
+        #expect(core.pausedReasons == [.camera])
+        #expect(core.handle(.condition(.camera, holds: false)).contains(.startReading(generation: 1)))
+
+        var late = DaemonCore(configuration: .init(awaitedSources: [.rfkill]))
+        _ = late.handle(.started)
+        #expect(late.handle(.timerFired(.conditionsSettle)).contains(.startReading(generation: 1)))
+    }
+
     /// The reported crash's sequence, a thousand times: the pauses are right after every step,
     /// the readers come back after every release, and no step passes through no-reader.
     @Test func inhibitReleaseSessionInvalidateRounds() {

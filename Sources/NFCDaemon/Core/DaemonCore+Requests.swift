@@ -138,6 +138,7 @@ extension DaemonCore {
                 endSession(id, .timeout, message: copy(for: session.options).timedOut)
             }
         case .deliveryRetry(let id): retry(id)
+        case .conditionsSettle: settled()
         }
     }
 

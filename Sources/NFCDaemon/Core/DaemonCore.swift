@@ -17,7 +17,14 @@ struct DaemonCore: Sendable {
         var language: ScanCopy.Language = .english
         /// System conditions that never pause background reading here (the kiosk file).
         var ignoredConditions: Set<BackgroundPause> = []
+        /// Sources whose first report comes before the readers open (``ConditionSource/answersAtOnce``),
+        /// so that a camera in use or airplane mode at start is in force before the first object.
+        var awaitedSources: Set<ConditionSource> = []
     }
+
+    /// How long the readers wait for the awaited sources' first reports: they answer from this
+    /// machine at once, so only a source that failed to start takes this long.
+    static let settleDeadline: Duration = .seconds(1)
 
     /// An offer the person has not answered yet, or whose notification is being shown.
     struct PendingOffer: Sendable {
@@ -95,6 +102,8 @@ struct DaemonCore: Sendable {
     var announcedConditions: [BackgroundPause: ConditionState] = [:]
     var readerStatus = "paused"
     var started = false
+    /// Awaited sources that have not reported yet: the readers stay closed meanwhile.
+    var unsettled: Set<ConditionSource>
     var stopping = false
     var effects: [DaemonEffect] = []
 
@@ -102,6 +111,7 @@ struct DaemonCore: Sendable {
         self.configuration = configuration
         composer = NotificationComposer(copy: ScanCopy.catalog(for: configuration.language))
         board = ConditionBoard(ignored: configuration.ignoredConditions)
+        unsettled = configuration.awaitedSources
     }
 
     /// Decides what `input` means and returns what to do, in order. After every input the
@@ -115,6 +125,7 @@ struct DaemonCore: Sendable {
         case .reading(let generation, let event):
             if generation == reading.generation, reading.running { handle(event) }
         case .condition(let source, let holds):
+            if unsettled.remove(source) != nil, unsettled.isEmpty { effects.append(.cancelTimer(.conditionsSettle)) }
             if board.record(source, holds: holds) {
                 let condition = source.condition
                 log(.info, "\(condition.rawValue): \(board.state(of: condition).rawValue)", ["via": source.rawValue])
@@ -141,7 +152,15 @@ struct DaemonCore: Sendable {
         guard !started else { return }
         started = true
         effects.append(.publish(scannerObject))
-        startReading()
+        // The readers open once the awaited sources have spoken (applyConditions, after this input).
+        if !unsettled.isEmpty { effects.append(.armTimer(.conditionsSettle, after: Self.settleDeadline)) }
+    }
+
+    /// The awaited sources' time is up: the readers open with what is known.
+    mutating func settled() {
+        guard !unsettled.isEmpty else { return }
+        log(.warning, "no first report from \(unsettled.map(\.rawValue).sorted()) in time; reading without it")
+        unsettled = []
     }
 
     private mutating func stop() {
@@ -180,8 +199,8 @@ struct DaemonCore: Sendable {
         if blocked, reading.running {
             log(.info, "background reading stops: the readers are released")
             stopReading()
-        } else if !blocked, !reading.running {
-            log(.info, "background reading starts again")
+        } else if !blocked, !reading.running, unsettled.isEmpty {
+            if reading.generation > 0 { log(.info, "background reading starts again") }
             startReading()
         }
         updatePaused()
@@ -190,7 +209,10 @@ struct DaemonCore: Sendable {
     /// Why background reading is paused now, in the order of the `PausedReasons` property.
     var currentReasons: [BackgroundPause] {
         var reasons: [BackgroundPause] = []
-        if reading.running, readers.isEmpty, reading.opened || reading.previousReaders == 0 { reasons.append(.noReader) }
+        // While the first reports are awaited the readers are not open yet: as good as none.
+        if reading.running || !unsettled.isEmpty, readers.isEmpty, reading.opened || reading.previousReaders == 0 {
+            reasons.append(.noReader)
+        }
         if sessions.active != nil { reasons.append(.scanSession) }
         if !inhibitors.isEmpty || !held.isEmpty { reasons.append(.readerInUse) }
         return reasons + board.holding

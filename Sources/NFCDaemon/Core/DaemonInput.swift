@@ -93,4 +93,6 @@ enum TimerID: Hashable, Sendable {
     case sessionTimeout(Int)
     /// The next try of a delivery whose app answered with an error.
     case deliveryRetry(EffectID)
+    /// The awaited condition sources' first reports are late (``DaemonCore/settleDeadline``).
+    case conditionsSettle
 }
