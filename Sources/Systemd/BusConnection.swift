@@ -112,14 +112,17 @@ public final class BusConnection: @unchecked Sendable {
                      _ arguments: [DBusValue] = [], timeout: Duration = .seconds(25)) async throws(BusError) -> [DBusValue] {
         let token = Self.nextToken()
         do {
-            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[DBusValue], any Error>) in
+            // A cancelled caller (a service stopping, an effect of a loop that ends) stops waiting
+            // at once; the reply, should it still come, finds no one and is dropped.
+            return try await withTaskCancellationHandler {
+              try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[DBusValue], any Error>) in
                 let alive = state.withLock { state -> Bool in
-                    guard state.running else { return false }
+                    guard state.running, !Task.isCancelled else { return false }
                     state.pendingCalls[token] = continuation
                     return true
                 }
-                // Closed already: the continuation was never kept, so it is answered here.
-                guard alive else { return continuation.resume(throwing: BusError.closed) }
+                // Closed or cancelled already: the continuation was never kept, so it is answered here.
+                guard alive else { return continuation.resume(throwing: Task.isCancelled ? BusError.cancelled : BusError.closed) }
                 let started: BusError? = {
                     Self.register(self, token: token)
                     do throws(BusError) {
@@ -145,6 +148,10 @@ public final class BusConnection: @unchecked Sendable {
                         continuation.resume(throwing: started)
                     }
                 }
+              }
+            } onCancel: {
+                Self.unregister(token: token)
+                state.withLock { $0.pendingCalls.removeValue(forKey: token) }?.resume(throwing: BusError.cancelled)
             }
         } catch let error as BusError {
             throw error

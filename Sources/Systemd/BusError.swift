@@ -10,6 +10,8 @@ public enum BusError: Error, Sendable, Equatable, CustomStringConvertible {
     case nameTaken(String)
     /// The connection was closed (by us or by the bus).
     case closed
+    /// The caller's task was cancelled before the answer came (the call may still take effect).
+    case cancelled
     /// An sd-bus call failed with an errno.
     case system(call: String, detail: String)
 
@@ -20,6 +22,7 @@ public enum BusError: Error, Sendable, Equatable, CustomStringConvertible {
         case .marshal(let detail): "bad D-Bus message: \(detail)"
         case .nameTaken(let name): "the bus name \(name) is already owned by another program"
         case .closed: "the bus connection is closed"
+        case .cancelled: "the call was cancelled before its answer came"
         case .system(let call, let detail): "\(call) failed: \(detail)"
         }
     }

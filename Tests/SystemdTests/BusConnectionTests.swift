@@ -176,10 +176,38 @@ import Testing
         #expect(seen.load(ordering: .relaxed) == tasks * callsEach)
     }
 
+    /// A peer that never answers must not hold a stopping caller for the call's whole timeout.
+    @Test func aCancelledCallStopsWaitingAtOnce() async throws {
+        let bus = try PrivateBus()
+        let server = try BusConnection.connect(address: bus.address)
+        let client = try BusConnection.connect(address: bus.address)
+        defer { server.close(); client.close() }
+        try server.requestName("org.nfcscan.Test")
+        let taken = LockedCalls()
+        let export = try server.exportSubtree("/org/nfcscan/Test") { call in taken.keep(call) }
+        defer { export.cancel() }
+        let waiting = Task {
+            try await client.call(destination: "org.nfcscan.Test", path: "/org/nfcscan/Test", interface: "org.nfcscan.Test",
+                                  member: "Hang", timeout: .seconds(60))
+        }
+        while taken.count == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let cancelled = ContinuousClock.now
+        waiting.cancel()
+        await #expect(throws: BusError.cancelled) { try await waiting.value }
+        #expect(cancelled.duration(to: .now) < .seconds(1))
+    }
+
     @Test func signatures() {
         #expect(splitSignature("sa{sv}as(ii)v") == ["s", "a{sv}", "as", "(ii)", "v"])
         #expect(splitSignature("a{sv") == nil)
         #expect(splitSignature("z") == nil)
         #expect(DBusValue.vardict([:]).signature == "a{sv}")
     }
+}
+
+/// Method calls a test's server takes and never answers.
+final class LockedCalls: Sendable {
+    private let calls = Mutex<[BusMethodCall]>([])
+    func keep(_ call: BusMethodCall) { calls.withLock { $0.append(call) } }
+    var count: Int { calls.withLock { $0.count } }
 }
