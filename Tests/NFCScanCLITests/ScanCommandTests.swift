@@ -4,6 +4,7 @@ import NFCScanKit
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// Runs the built `nfcscan` binary (NFCSCAN_BIN overrides where it is) with LIBNFC_DEVICE set,
 /// bounded in time: a watchdog kills it by its PID. PC/SC finds no reader (PCSCLITE_CSOCK_NAME
@@ -68,30 +69,6 @@ enum ScanCLI {
     }
 }
 
-/// An emulated PN532 served on a pseudo-terminal from a thread of the test process; nfcscan
-/// opens it through the real libnfc (`pn532_uart:<pty>`).
-final class EmulatedPN532: @unchecked Sendable {
-    let host: PN532PTYHost
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(_ emulator: PN532Emulator) throws {
-        host = try PN532PTYHost(emulator: emulator)
-        let host = self.host, finished = self.finished
-        Thread {
-            do { try host.run() } catch { Issue.record("the PN532 host failed: \(error)") }
-            finished.signal()
-        }.start()
-    }
-
-    var connstring: String { host.connstring }
-
-    func close() {
-        host.stop()
-        if finished.wait(timeout: .now() + 5) == .timedOut { Issue.record("the PN532 host did not stop") }
-        host.shutdown()
-    }
-}
-
 /// Two objects, one after the other: the first leaves `stay` after it was first read, and the
 /// second arrives `gap` later.
 struct OneAfterAnother: PN532Target {
@@ -130,20 +107,6 @@ struct OneAfterAnother: PN532Target {
         case .gap: return .silence
         case .second: return second.exchange(command)
         }
-    }
-}
-
-/// A target that answers `exchanges` frames, then leaves the field.
-struct LeavesMidRead<Inner: PN532Target>: PN532Target {
-    var inner: Inner
-    var exchanges: Int
-    var identity: PN532TargetIdentity { inner.identity }
-    var isPresent: Bool { exchanges > 0 && inner.isPresent }
-    mutating func activate() -> Bool { exchanges > 0 && inner.activate() }
-    mutating func exchange(_ command: [UInt8]) -> PN532TargetReply {
-        guard exchanges > 0 else { return .silence }
-        exchanges -= 1
-        return inner.exchange(command)
     }
 }
 
@@ -259,7 +222,7 @@ struct LeavesMidRead<Inner: PN532Target>: PN532Target {
     @Test func anObjectMovedAwayMidReadExits74() throws {
         let long = try VirtualType2Tag(product: .ntag216, uid: Self.uid,
                                        message: NDEFMessage(try TextRecord(text: String(repeating: "Summer concert. ", count: 50)).record()))
-        let r = try Self.withEmulator(PN532Emulator(target: LeavesMidRead(inner: long.pn532Target, exchanges: 2))) {
+        let r = try Self.withEmulator(PN532Emulator(target: LeavesAfter(inner: long.pn532Target, exchanges: 2))) {
             try ScanCLI.run(["--object", "poster", "--timeout", "10"], connstring: $0)
         }
         #expect(r.status == 74, "\(r.stderr)")

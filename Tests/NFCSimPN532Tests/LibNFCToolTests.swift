@@ -3,6 +3,7 @@ import NDEF
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// Runs libnfc's own command-line tools, each bounded in time and killed by its PID if it hangs.
 enum LibNFCTool {
@@ -62,30 +63,6 @@ enum LibNFCTool {
     }
 }
 
-/// An emulated PN532 served on a pseudo-terminal from a thread of the test process.
-final class ReaderOnAThread: @unchecked Sendable {
-    let host: PN532PTYHost
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(_ emulator: PN532Emulator) throws {
-        host = try PN532PTYHost(emulator: emulator)
-        let host = self.host, finished = self.finished
-        let thread = Thread {
-            do { try host.run() } catch { Issue.record("the PN532 host failed: \(error)") }
-            finished.signal()
-        }
-        thread.start()
-    }
-
-    var connstring: String { host.connstring }
-
-    func close() {
-        host.stop()
-        if finished.wait(timeout: .now() + 5) == .timedOut { Issue.record("the PN532 host did not stop") }
-        host.shutdown()
-    }
-}
-
 @Suite(.serialized) struct LibNFCToolTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
     static let message = NDEFMessage(URIRecord(uri: "https://example.com/poster").record())
@@ -95,7 +72,7 @@ final class ReaderOnAThread: @unchecked Sendable {
     }
 
     @Test func nfcListShowsTheTag() throws {
-        let reader = try ReaderOnAThread(PN532Emulator(target: try Self.tag().pn532Target))
+        let reader = try EmulatedPN532(PN532Emulator(target: try Self.tag().pn532Target))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-list", [], connstring: reader.connstring)
         #expect(!result.timedOut)
@@ -108,7 +85,7 @@ final class ReaderOnAThread: @unchecked Sendable {
     }
 
     @Test func nfcListWithNoObject() throws {
-        let reader = try ReaderOnAThread(PN532Emulator(target: nil))
+        let reader = try EmulatedPN532(PN532Emulator(target: nil))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-list", [], connstring: reader.connstring)
         #expect(result.status == 0, "\(result.output)")
@@ -118,7 +95,7 @@ final class ReaderOnAThread: @unchecked Sendable {
 
     @Test func nfcListShowsAnISODEPObjectWithItsATS() throws {
         let tag = try VirtualType4Tag(message: Self.message)
-        let reader = try ReaderOnAThread(PN532Emulator(target: tag.pn532Target(uid: Self.uid)))
+        let reader = try EmulatedPN532(PN532Emulator(target: tag.pn532Target(uid: Self.uid)))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-list", [], connstring: reader.connstring)
         #expect(result.output.contains("ATQA (SENS_RES): 03  44"), "\(result.output)")
@@ -132,7 +109,7 @@ final class ReaderOnAThread: @unchecked Sendable {
         let long = NDEFMessage(URIRecord(uri: "https://example.com/poster").record(),
                                try TextRecord(text: String(repeating: "Summer concert. ", count: product == .ntag213 ? 3 : 20)).record())
         let tag = try Self.tag(product, message: long)
-        let reader = try ReaderOnAThread(PN532Emulator(target: tag.pn532Target))
+        let reader = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
         defer { reader.close() }
         let dump = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-dump-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: dump) }
@@ -152,7 +129,7 @@ final class ReaderOnAThread: @unchecked Sendable {
     @Test func nfcPollSeesTheTagArriveAndLeave() throws {
         let tag = try Self.tag()
         let start = ContinuousClock.now
-        let reader = try ReaderOnAThread(PN532Emulator(target: tag.pn532Target, arrival: start + .milliseconds(700),
+        let reader = try EmulatedPN532(PN532Emulator(target: tag.pn532Target, arrival: start + .milliseconds(700),
                                                        departure: start + .milliseconds(1700)))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-poll", [], connstring: reader.connstring)
@@ -181,7 +158,7 @@ final class ReaderOnAThread: @unchecked Sendable {
     }
 
     @Test func chunkedGarbledInputAndAnAbortedPoll() throws {
-        let reader = try ReaderOnAThread(PN532Emulator(target: nil))
+        let reader = try EmulatedPN532(PN532Emulator(target: nil))
         defer { reader.close() }
         let fd = open(reader.host.slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
         try #require(fd >= 0)
