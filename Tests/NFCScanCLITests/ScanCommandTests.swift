@@ -11,20 +11,9 @@ import TestSupport
 /// names a socket where no pcscd listens) unless `environment` names one, so a pcscd on the
 /// machine cannot change what these tests see.
 enum ScanCLI {
-    static var binary: String {
-        if let path = ProcessInfo.processInfo.environment["NFCSCAN_BIN"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/nfcscan").path
-    }
+    static var binary: String { Repository.nfcscan }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var timedOut: Bool
-    }
-
-    static func run(_ arguments: [String], connstring: String, timeout: Double = 20, environment extra: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], connstring: String, timeout: Double = 20, environment extra: [String: String] = [:]) throws -> RunResult {
         var environment = ProcessInfo.processInfo.environment
         environment["LIBNFC_DEVICE"] = connstring
         environment["LIBNFC_AUTO_SCAN"] = "false"
@@ -37,35 +26,8 @@ enum ScanCLI {
     }
 
     /// Runs nfcscan with exactly this environment.
-    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 20) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = environment
-        let directory = FileManager.default.temporaryDirectory
-        let outURL = directory.appendingPathComponent("nfcscan-out-\(UUID().uuidString)")
-        let errURL = directory.appendingPathComponent("nfcscan-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        try out.close()
-        try err.close()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
+    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 20) throws -> RunResult {
+        try BoundedProcess.run(binary, arguments, environment: environment, timeout: timeout)
     }
 }
 

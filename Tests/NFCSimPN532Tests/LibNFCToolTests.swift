@@ -7,24 +7,8 @@ import TestSupport
 
 /// Runs libnfc's own command-line tools, each bounded in time and killed by its PID if it hangs.
 enum LibNFCTool {
-    struct Result {
-        var status: Int32
-        var output: String
-        var timedOut: Bool
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var name: String
-        var description: String { "\(name) is not installed; run scripts/install-deps.sh (Debian packages libnfc-bin, libnfc-examples)" }
-    }
-
     static func path(_ name: String) throws -> String {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin"]
-        for directory in directories {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw Missing(name: name)
+        try Repository.installed(name, remedy: "run scripts/install-deps.sh (Debian packages libnfc-bin, libnfc-examples)")
     }
 
     static func environment(connstring: String) -> [String: String] {
@@ -36,30 +20,8 @@ enum LibNFCTool {
     }
 
     /// Runs `name` against `connstring`; output is stdout and stderr together.
-    static func run(_ name: String, _ arguments: [String], connstring: String, timeout: Double = 20) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try path(name))
-        process.arguments = arguments
-        process.environment = environment(connstring: connstring)
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-tool-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        let output = try FileHandle(forWritingTo: outputURL)
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        try output.close()
-        let text = String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self)
-        return Result(status: process.terminationStatus, output: text, timedOut: timedOut)
+    static func run(_ name: String, _ arguments: [String], connstring: String, timeout: Double = 20) throws -> RunResult {
+        try BoundedProcess.run(try path(name), arguments, environment: environment(connstring: connstring), output: .together, timeout: timeout)
     }
 }
 
