@@ -92,18 +92,19 @@ let package = Package(
             "POSIXEvents", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "NDEFReportTests", dependencies: ["NDEF", "NDEFReport"]),
-        .testTarget(name: "LibNFCTests", dependencies: ["LibNFC"]),
-        .testTarget(name: "CLITests", dependencies: ["NDEF"]),
+        .testTarget(name: "LibNFCTests", dependencies: ["LibNFC", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
-        .testTarget(name: "NFCSimPN532Tests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
-        .testTarget(name: "NFCSimVPCDTests", dependencies: ["NDEF", "NFCTags", "NFCSim"],
+        .testTarget(name: "NFCSimPN532Tests", dependencies: ["NDEF", "NFCTags", "NFCSim", "TestSupport"]),
+        .testTarget(name: "NFCSimVPCDTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "TestSupport"],
                     exclude: ["pcsc_apdu.py"]),
         // One PC/SC check per process for PCSCReadersTests (the client library reads the socket once).
         .executableTarget(name: "pcsc-readers-probe", dependencies: ["PCSC", "NFCTags", "NFCReaders"],
                           path: "Tests/PCSCReadersProbe"),
-        .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "PCSC", "NFCReaders"]),
-        .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders"]),
-        // The test rigs, written once: a private dbus-daemon, simulated readers holding virtual objects.
+        .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "PCSC", "NFCReaders", "TestSupport"]),
+        .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders", "TestSupport"]),
+        // The test rigs, written once: a private dbus-daemon, a private pcscd, simulated readers holding virtual
+        // objects (in process, or a PN532 on a pseudo-terminal), bounded runs of built and installed programs.
         .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "NFCTags", "NDEF"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [
@@ -112,7 +113,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit"]),
-        .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCScanKit"]),
+        .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCScanKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

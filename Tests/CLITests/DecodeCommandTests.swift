@@ -1,36 +1,13 @@
 import Foundation
 import NDEF
 import Testing
+import TestSupport
 
-/// Runs the built `nfcscan` binary as a user would. NFCSCAN_BIN overrides where it is.
-struct CLI {
-    static var binary: URL {
-        if let path = ProcessInfo.processInfo.environment["NFCSCAN_BIN"] { return URL(fileURLWithPath: path) }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/nfcscan")
-    }
-
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+/// Runs the built `nfcscan` binary as a user would (NFCSCAN_BIN overrides where it is), bounded
+/// in time.
+enum CLI {
+    static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> RunResult {
+        try BoundedProcess.run(Repository.nfcscan, arguments, input: stdin, timeout: 20)
     }
 
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {

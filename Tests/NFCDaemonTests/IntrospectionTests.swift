@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 @testable import NFCDaemon
 import Testing
+import TestSupport
 
 /// Docs/dbus/*.xml is the API's one source: apps generate bindings from it and the daemon serves it
 /// (embedded at build time), so each file must be XML that an app's D-Bus library and gdbus-codegen
@@ -51,18 +52,10 @@ import Testing
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-codegen-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
-        let log = output.appendingPathComponent("codegen.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["gdbus-codegen", "--generate-c-code", interface, "--output-directory", output.path, source.path]
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = process.standardOutput
-        try process.run()
-        process.waitUntilExit()
-        let said = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        try #require(process.terminationStatus == 0,
-                     "gdbus-codegen refuses Docs/dbus/\(file) (exit \(process.terminationStatus); 127: install libglib2.0-dev-bin, scripts/install-deps.sh): \(said)")
+        let codegen = try BoundedProcess.run("/usr/bin/env", ["gdbus-codegen", "--generate-c-code", interface, "--output-directory", output.path, source.path],
+                                             output: .together, timeout: 60)
+        try #require(codegen.status == 0 && !codegen.timedOut,
+                     "gdbus-codegen refuses Docs/dbus/\(file) (exit \(codegen.status); 127: install libglib2.0-dev-bin, scripts/install-deps.sh): \(codegen.output)")
         let code = try String(contentsOf: output.appendingPathComponent(interface + ".c"), encoding: .utf8)
         let members = try InterfaceOutline(Data(contentsOf: source)).members[interface] ?? []
         #expect(!members.isEmpty)

@@ -5,71 +5,7 @@ import NFCReaders
 import NFCSim
 import NFCTags
 import Testing
-
-/// An emulated PN532 served on a pseudo-terminal from a thread of the test process; the reader
-/// under test opens it through the real libnfc (`pn532_uart:<pty>`).
-final class EmulatedReader: @unchecked Sendable {
-    let host: PN532PTYHost
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(_ emulator: PN532Emulator) throws {
-        host = try PN532PTYHost(emulator: emulator)
-        let host = self.host, finished = self.finished
-        Thread {
-            do { try host.run() } catch { Issue.record("the PN532 host failed: \(error)") }
-            finished.signal()
-        }.start()
-    }
-
-    var connstring: String { host.connstring }
-
-    func close() {
-        host.stop()
-        if finished.wait(timeout: .now() + 5) == .timedOut { Issue.record("the PN532 host did not stop") }
-        host.shutdown()
-    }
-}
-
-/// A target that answers `exchanges` frames, then leaves the field.
-struct LeavesAfter<Inner: PN532Target>: PN532Target {
-    var inner: Inner
-    var exchanges: Int
-    var identity: PN532TargetIdentity { inner.identity }
-    var isPresent: Bool { exchanges > 0 && inner.isPresent }
-    mutating func activate() -> Bool { exchanges > 0 && inner.activate() }
-    mutating func exchange(_ command: [UInt8]) -> PN532TargetReply {
-        guard exchanges > 0 else { return .silence }
-        exchanges -= 1
-        return inner.exchange(command)
-    }
-}
-
-struct Timeout: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "no \(what) in time" }
-}
-
-/// The next event, or a Timeout after `seconds`.
-func nextEvent(_ iterator: inout AsyncThrowingStream<ReaderEvent, any Error>.Iterator, within seconds: Double,
-               _ what: String = "event") async throws -> ReaderEvent? {
-    let box = IteratorBox(iterator)
-    defer { iterator = box.iterator }
-    return try await withThrowingTaskGroup(of: ReaderEvent?.self) { group in
-        group.addTask { try await box.next() }
-        group.addTask {
-            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-            throw Timeout(what: what)
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
-    }
-}
-
-final class IteratorBox: @unchecked Sendable {
-    var iterator: AsyncThrowingStream<ReaderEvent, any Error>.Iterator
-    init(_ iterator: AsyncThrowingStream<ReaderEvent, any Error>.Iterator) { self.iterator = iterator }
-    func next() async throws -> ReaderEvent? { try await iterator.next() }
-}
+import TestSupport
 
 @Suite(.serialized) struct LibNFCReaderTests {
     static let uid: [UInt8] = [0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6]
@@ -85,7 +21,7 @@ final class IteratorBox: @unchecked Sendable {
     func readsAType2ObjectThroughLibnfc(product: Type2Product) async throws {
         let message = try Self.message(for: product)
         let tag = try VirtualType2Tag(product: product, uid: Self.uid, message: message)
-        let emulated = try EmulatedReader(PN532Emulator(target: tag.pn532Target))
+        let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
         defer { emulated.close() }
         let context = try LibNFCContext()
         let reader = try await LibNFCReader.open(emulated.connstring, context: context)
@@ -113,7 +49,7 @@ final class IteratorBox: @unchecked Sendable {
     /// ended while another lived left that one unable to open anything ("No driver available").
     @Test func aContextEndedBesideAnotherLeavesItAbleToOpen() async throws {
         let tag = try VirtualType2Tag(product: .ntag213, uid: Self.uid, message: try Self.message(for: .ntag213))
-        let emulated = try EmulatedReader(PN532Emulator(target: tag.pn532Target))
+        let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
         defer { emulated.close() }
         let context = try LibNFCContext()
         do { _ = try LibNFCContext() }
@@ -124,7 +60,7 @@ final class IteratorBox: @unchecked Sendable {
     @Test func readsAType4ObjectThroughLibnfc() async throws {
         let message = try Self.message(for: .ntag215)
         let tag = try VirtualType4Tag(message: message)
-        let emulated = try EmulatedReader(PN532Emulator(target: tag.pn532Target(uid: Self.uid)))
+        let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target(uid: Self.uid)))
         defer { emulated.close() }
         let context = try LibNFCContext()
         let reader = try await LibNFCReader.open(emulated.connstring, context: context)
@@ -141,7 +77,7 @@ final class IteratorBox: @unchecked Sendable {
 
     @Test func anObjectRemovedMidReadIsMovedAwayTooSoon() async throws {
         let tag = try VirtualType2Tag(product: .ntag216, uid: Self.uid, message: try Self.message(for: .ntag216))
-        let emulated = try EmulatedReader(PN532Emulator(target: LeavesAfter(inner: tag.pn532Target, exchanges: 2)))
+        let emulated = try EmulatedPN532(PN532Emulator(target: LeavesAfter(inner: tag.pn532Target, exchanges: 2)))
         defer { emulated.close() }
         let context = try LibNFCContext()
         let reader = try await LibNFCReader.open(emulated.connstring, context: context)
@@ -168,7 +104,7 @@ final class IteratorBox: @unchecked Sendable {
         let tag = try VirtualType2Tag(product: .ntag213, uid: Self.uid, message: try Self.message(for: .ntag213))
         let start = ContinuousClock.now
         let arrival = start + .milliseconds(800), departure = start + .milliseconds(2300)
-        let emulated = try EmulatedReader(PN532Emulator(target: tag.pn532Target, arrival: arrival, departure: departure))
+        let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target, arrival: arrival, departure: departure))
         defer { emulated.close() }
         let context = try LibNFCContext()
         let reader = try await LibNFCReader.open(emulated.connstring, context: context)
@@ -195,7 +131,7 @@ final class IteratorBox: @unchecked Sendable {
     /// No object: the search is paced by the chip's own poll (no busy loop). Measured as the
     /// whole test process's CPU time (reader, libnfc and the emulator together) over 3 s.
     @Test func anIdleReaderDoesNotSpin() async throws {
-        let emulated = try EmulatedReader(PN532Emulator(target: nil))
+        let emulated = try EmulatedPN532(PN532Emulator(target: nil))
         defer { emulated.close() }
         let context = try LibNFCContext()
         let reader = try await LibNFCReader.open(emulated.connstring, context: context)

@@ -5,12 +5,13 @@ import NFCReaders
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// The libnfc backend reads Type 3 (FeliCa) and Type 1 (Topaz) objects through the real libnfc,
 /// against the emulated PN532.
 @Suite(.serialized) struct LibNFCType1Type3ReaderTests {
-    func arrival(_ target: any PN532Target) async throws -> (DetectedObject, any Reader, EmulatedReader)? {
-        let emulated = try EmulatedReader(PN532Emulator(target: target))
+    func arrival(_ target: any PN532Target) async throws -> (DetectedObject, any Reader, EmulatedPN532)? {
+        let emulated = try EmulatedPN532(PN532Emulator(target: target))
         let reader = try await LibNFCReader.open(emulated.connstring, context: try LibNFCContext())
         var events = reader.events().makeAsyncIterator()
         guard case .arrived(let object)? = try await nextEvent(&events, within: 5, "arrival") else {

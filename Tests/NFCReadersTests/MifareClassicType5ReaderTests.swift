@@ -5,6 +5,7 @@ import NFCReaders
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// MIFARE Classic through the real libnfc against the emulated PN532 (the PN532 authenticates
 /// with the key in InDataExchange), and Type 5's "cannot reach" on libnfc.
@@ -17,7 +18,7 @@ import Testing
         let message = NDEFMessage(URIRecord(uri: "https://example.com/classic").record(),
                                   try TextRecord(text: String(repeating: "Classic. ", count: size == .classic4K ? 200 : 40)).record())
         let chip = try VirtualMifareClassic(size: size, uid: Self.uid, message: message)
-        let emulated = try EmulatedReader(PN532Emulator(target: chip.pn532Target))
+        let emulated = try EmulatedPN532(PN532Emulator(target: chip.pn532Target))
         defer { emulated.close() }
         let context = try LibNFCContext()
         let reader = try await LibNFCReader.open(emulated.connstring, context: context)
@@ -38,7 +39,7 @@ import Testing
     @Test func aPrivateKeyIsAnAuthenticationFailureThroughLibnfc() async throws {
         var chip = try VirtualMifareClassic(size: .classic1K, uid: Self.uid, message: NDEFMessage(URIRecord(uri: "https://example.com").record()))
         chip.write([1, 2, 3, 4, 5, 6], atBlock: 7)
-        let emulated = try EmulatedReader(PN532Emulator(target: chip.pn532Target))
+        let emulated = try EmulatedPN532(PN532Emulator(target: chip.pn532Target))
         defer { emulated.close() }
         let context = try LibNFCContext()
         let reader = try await LibNFCReader.open(emulated.connstring, context: context)

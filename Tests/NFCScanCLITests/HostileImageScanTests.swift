@@ -4,73 +4,7 @@ import NFCScanKit
 import NFCSim
 import NFCTags
 import Testing
-
-/// The built `nfcsim pn532` as a child process: a PN532 on a pseudo-terminal, holding the tag its
-/// arguments describe. Stopped by its PID (SIGTERM, then SIGKILL); every wait is bounded.
-final class NFCSimPN532Child: @unchecked Sendable {
-    let process = Process()
-    private(set) var connstring = ""
-    private let output = Pipe()
-    private let exited = DispatchSemaphore(value: 0)
-    private let condition = NSCondition()
-    private var text = ""
-    private var ended = false
-
-    init(_ arguments: [String]) throws {
-        guard FileManager.default.isExecutableFile(atPath: ScanPrivatePCSCD.nfcsim) else {
-            throw ScanPrivatePCSCD.Missing(what: "\(ScanPrivatePCSCD.nfcsim) is not built (swift build --build-tests)")
-        }
-        process.executableURL = URL(fileURLWithPath: ScanPrivatePCSCD.nfcsim)
-        process.arguments = ["pn532"] + arguments
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.condition.lock()
-            if data.isEmpty { self.ended = true; handle.readabilityHandler = nil } else { self.text += String(decoding: data, as: UTF8.self) }
-            self.condition.broadcast()
-            self.condition.unlock()
-        }
-        try process.run()
-        guard let line = waitForLine(startingWith: "LIBNFC_DEVICE=", timeout: 10) else {
-            let log = stop()
-            throw ScanPrivatePCSCD.Missing(what: "nfcsim pn532 did not start: \(log)")
-        }
-        connstring = String(line.dropFirst("LIBNFC_DEVICE=".count))
-    }
-
-    var log: String { condition.withLock { text } }
-
-    func waitForLine(startingWith prefix: String, timeout: Double) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
-            if ended || !condition.wait(until: deadline) { return nil }
-        }
-    }
-
-    @discardableResult
-    func stop() -> String {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        if exited.wait(timeout: .now() + 5) == .timedOut {
-            Issue.record("nfcsim pn532 did not stop on SIGTERM")
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        exited.signal()
-        condition.lock()
-        let deadline = Date().addingTimeInterval(2)
-        while !ended, condition.wait(until: deadline) {}
-        condition.unlock()
-        return log
-    }
-}
+import TestSupport
 
 /// Malformed and hostile Type 2 memory images, presented by `nfcsim --image` through the real
 /// libnfc (`nfcsim pn532`) and a real, private pcscd (`nfcsim vpcd`), read by the built
@@ -138,7 +72,7 @@ final class NFCSimPN532Child: @unchecked Sendable {
     }
 
     /// nfcscan reading the image on `backend`; the result and nfcsim's log.
-    static func scan(_ image: [UInt8], backend: Backend) throws -> (ScanCLI.Result, String) {
+    static func scan(_ image: [UInt8], backend: Backend) throws -> (RunResult, String) {
         let file = try imageFile(image)
         defer { try? FileManager.default.removeItem(at: file) }
         switch backend {
@@ -148,7 +82,7 @@ final class NFCSimPN532Child: @unchecked Sendable {
             let r = try ScanCLI.run(["--timeout", "10"], connstring: sim.connstring)
             return (r, sim.log)
         case .pcsc:
-            let pcscd = try ScanPrivatePCSCD(nfcsim: ["--type", "ntag213", "--image", file.path, "--after", "1", "--for", "30"])
+            let pcscd = try PrivatePCSCD(nfcsim: ["--type", "ntag213", "--image", file.path, "--after", "1", "--for", "30"])
             defer { pcscd.stop() }
             let r = try PCSCScanTests.nfcscan(["--timeout", "10"], socket: pcscd.socket)
             return (r, pcscd.log)
@@ -201,25 +135,7 @@ final class NFCSimPN532Child: @unchecked Sendable {
     }
 
     /// The built nfcsim with `arguments`, bounded in time.
-    static func runNFCSim(_ arguments: [String]) throws -> ScanCLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ScanPrivatePCSCD.nfcsim)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        var timedOut = false
-        if exited.wait(timeout: .now() + 10) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        return ScanCLI.Result(status: process.terminationStatus,
-                              stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                              stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), timedOut: timedOut)
+    static func runNFCSim(_ arguments: [String]) throws -> RunResult {
+        try BoundedProcess.run(Repository.nfcsim, arguments, timeout: 10)
     }
 }

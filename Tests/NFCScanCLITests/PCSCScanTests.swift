@@ -4,91 +4,7 @@ import NDEFReport
 import NFCScanKit
 import NFCSim
 import Testing
-
-/// scripts/private-pcscd.sh running the built `nfcsim vpcd` with `arguments`: a pcscd of its own
-/// whose vpcd reader ("nfcsim 00 00") holds the object. Stopped by its PID (SIGTERM, then SIGKILL).
-final class ScanPrivatePCSCD: @unchecked Sendable {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var nfcsim: String {
-        ProcessInfo.processInfo.environment["NFCSIM_BIN"] ?? root.appendingPathComponent(".build/debug/nfcsim").path
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var what: String
-        var description: String { "\(what); run scripts/install-deps.sh" }
-    }
-
-    let process = Process()
-    private(set) var socket = ""
-    private let output = Pipe()
-    private let exited = DispatchSemaphore(value: 0)
-    private let condition = NSCondition()
-    private var text = ""
-    private var ended = false
-
-    init(nfcsim arguments: [String]) throws {
-        for name in ["pcscd", "unshare", "ip"] {
-            let found = ((ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"])
-                .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
-            if !found { throw Missing(what: "\(name) is not installed") }
-        }
-        guard FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(".deps/vpcd/usr/lib/pcsc/drivers/serial/libifdvpcd.so").path) else {
-            throw Missing(what: "the vpcd driver is not unpacked in .deps/vpcd")
-        }
-        guard FileManager.default.isExecutableFile(atPath: Self.nfcsim) else {
-            throw Missing(what: "\(Self.nfcsim) is not built (swift build --build-tests)")
-        }
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Self.root.appendingPathComponent("scripts/private-pcscd.sh").path, "--keep", "--", Self.nfcsim, "vpcd"] + arguments
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.condition.lock()
-            if data.isEmpty { self.ended = true; handle.readabilityHandler = nil } else { self.text += String(decoding: data, as: UTF8.self) }
-            self.condition.broadcast()
-            self.condition.unlock()
-        }
-        try process.run()
-        guard let line = waitForLine(startingWith: "PCSCLITE_CSOCK_NAME=", timeout: 10) else {
-            let log = stop()
-            throw Missing(what: "the private pcscd did not start: \(log)")
-        }
-        socket = String(line.dropFirst("PCSCLITE_CSOCK_NAME=".count))
-    }
-
-    var log: String { condition.withLock { text } }
-
-    func waitForLine(startingWith prefix: String, timeout: Double) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
-            if ended || !condition.wait(until: deadline) { return nil }
-        }
-    }
-
-    @discardableResult
-    func stop() -> String {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        if exited.wait(timeout: .now() + 5) == .timedOut {
-            Issue.record("private-pcscd.sh did not stop on SIGTERM")
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        exited.signal()
-        condition.lock()
-        let deadline = Date().addingTimeInterval(2)
-        while !ended, condition.wait(until: deadline) {}
-        condition.unlock()
-        return log
-    }
-}
+import TestSupport
 
 /// `nfcscan` reading through pcscd: the built binary as a child process with PCSCLITE_CSOCK_NAME
 /// naming a private pcscd (the client library reads it once per process), and libnfc finding
@@ -104,7 +20,7 @@ final class ScanPrivatePCSCD: @unchecked Sendable {
     static var noPCSCD: String { "/nonexistent/nfcscan-\(UUID().uuidString)/pcscd.comm" }
 
     /// Runs the built nfcscan with only PC/SC able to find a reader (libnfc is given no device).
-    static func nfcscan(_ arguments: [String], socket: String, timeout: Double = 20) throws -> ScanCLI.Result {
+    static func nfcscan(_ arguments: [String], socket: String, timeout: Double = 20) throws -> RunResult {
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "LIBNFC_DEVICE")
         environment["LIBNFC_AUTO_SCAN"] = "false"
@@ -135,7 +51,7 @@ final class ScanPrivatePCSCD: @unchecked Sendable {
     func scanOne(type: String) throws -> [String: Any] {
         let file = try Self.messageFile()
         defer { try? FileManager.default.removeItem(at: file) }
-        let pcscd = try ScanPrivatePCSCD(nfcsim: ["--type", type, "--ndef", file.path, "--uid", Self.uid, "--after", "1", "--for", "15"])
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--ndef", file.path, "--uid", Self.uid, "--after", "1", "--for", "15"])
         defer { pcscd.stop() }
         let r = try Self.nfcscan(["--json", "--timeout", "10"], socket: pcscd.socket)
         #expect(!r.timedOut)
@@ -178,14 +94,14 @@ final class ScanPrivatePCSCD: @unchecked Sendable {
         let link = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-hotplug-\(UUID().uuidString)")
         let socket = link.appendingPathComponent("pcscd.comm").path
         #expect(!FileManager.default.fileExists(atPath: link.path))
-        final class Outcome: @unchecked Sendable { var result: Result<ScanCLI.Result, any Error>? }
+        final class Outcome: @unchecked Sendable { var result: Result<RunResult, any Error>? }
         let outcome = Outcome(), done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             outcome.result = Result { try Self.nfcscan(["--json", "--timeout", "20", "--verbose"], socket: socket, timeout: 30) }
             done.signal()
         }
         Thread.sleep(forTimeInterval: 2)  // nfcscan has found no reader and waits
-        let pcscd = try ScanPrivatePCSCD(nfcsim: ["--type", "ntag215", "--ndef", file.path, "--uid", Self.uid, "--after", "1", "--for", "20"])
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", "ntag215", "--ndef", file.path, "--uid", Self.uid, "--after", "1", "--for", "20"])
         defer { pcscd.stop() }
         // The socket appears at the path nfcscan was given: its directory, linked to pcscd's.
         try FileManager.default.createSymbolicLink(atPath: link.path,
@@ -205,7 +121,7 @@ final class ScanPrivatePCSCD: @unchecked Sendable {
     }
 
     @Test func readersListsTheVPCDReaderWithBackendPCSC() throws {
-        let pcscd = try ScanPrivatePCSCD(nfcsim: ["--uri", "https://example.com", "--for", "15"])
+        let pcscd = try PrivatePCSCD(nfcsim: ["--uri", "https://example.com", "--for", "15"])
         defer { pcscd.stop() }
         let r = try Self.nfcscan(["readers"], socket: pcscd.socket)
         #expect(!r.timedOut)

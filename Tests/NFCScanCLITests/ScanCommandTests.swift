@@ -4,26 +4,16 @@ import NFCScanKit
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// Runs the built `nfcscan` binary (NFCSCAN_BIN overrides where it is) with LIBNFC_DEVICE set,
 /// bounded in time: a watchdog kills it by its PID. PC/SC finds no reader (PCSCLITE_CSOCK_NAME
 /// names a socket where no pcscd listens) unless `environment` names one, so a pcscd on the
 /// machine cannot change what these tests see.
 enum ScanCLI {
-    static var binary: String {
-        if let path = ProcessInfo.processInfo.environment["NFCSCAN_BIN"] { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/nfcscan").path
-    }
+    static var binary: String { Repository.nfcscan }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var timedOut: Bool
-    }
-
-    static func run(_ arguments: [String], connstring: String, timeout: Double = 20, environment extra: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], connstring: String, timeout: Double = 20, environment extra: [String: String] = [:]) throws -> RunResult {
         var environment = ProcessInfo.processInfo.environment
         environment["LIBNFC_DEVICE"] = connstring
         environment["LIBNFC_AUTO_SCAN"] = "false"
@@ -36,59 +26,8 @@ enum ScanCLI {
     }
 
     /// Runs nfcscan with exactly this environment.
-    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 20) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = environment
-        let directory = FileManager.default.temporaryDirectory
-        let outURL = directory.appendingPathComponent("nfcscan-out-\(UUID().uuidString)")
-        let errURL = directory.appendingPathComponent("nfcscan-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        try out.close()
-        try err.close()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), timedOut: timedOut)
-    }
-}
-
-/// An emulated PN532 served on a pseudo-terminal from a thread of the test process; nfcscan
-/// opens it through the real libnfc (`pn532_uart:<pty>`).
-final class EmulatedPN532: @unchecked Sendable {
-    let host: PN532PTYHost
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(_ emulator: PN532Emulator) throws {
-        host = try PN532PTYHost(emulator: emulator)
-        let host = self.host, finished = self.finished
-        Thread {
-            do { try host.run() } catch { Issue.record("the PN532 host failed: \(error)") }
-            finished.signal()
-        }.start()
-    }
-
-    var connstring: String { host.connstring }
-
-    func close() {
-        host.stop()
-        if finished.wait(timeout: .now() + 5) == .timedOut { Issue.record("the PN532 host did not stop") }
-        host.shutdown()
+    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 20) throws -> RunResult {
+        try BoundedProcess.run(binary, arguments, environment: environment, timeout: timeout)
     }
 }
 
@@ -130,20 +69,6 @@ struct OneAfterAnother: PN532Target {
         case .gap: return .silence
         case .second: return second.exchange(command)
         }
-    }
-}
-
-/// A target that answers `exchanges` frames, then leaves the field.
-struct LeavesMidRead<Inner: PN532Target>: PN532Target {
-    var inner: Inner
-    var exchanges: Int
-    var identity: PN532TargetIdentity { inner.identity }
-    var isPresent: Bool { exchanges > 0 && inner.isPresent }
-    mutating func activate() -> Bool { exchanges > 0 && inner.activate() }
-    mutating func exchange(_ command: [UInt8]) -> PN532TargetReply {
-        guard exchanges > 0 else { return .silence }
-        exchanges -= 1
-        return inner.exchange(command)
     }
 }
 
@@ -259,7 +184,7 @@ struct LeavesMidRead<Inner: PN532Target>: PN532Target {
     @Test func anObjectMovedAwayMidReadExits74() throws {
         let long = try VirtualType2Tag(product: .ntag216, uid: Self.uid,
                                        message: NDEFMessage(try TextRecord(text: String(repeating: "Summer concert. ", count: 50)).record()))
-        let r = try Self.withEmulator(PN532Emulator(target: LeavesMidRead(inner: long.pn532Target, exchanges: 2))) {
+        let r = try Self.withEmulator(PN532Emulator(target: LeavesAfter(inner: long.pn532Target, exchanges: 2))) {
             try ScanCLI.run(["--object", "poster", "--timeout", "10"], connstring: $0)
         }
         #expect(r.status == 74, "\(r.stderr)")

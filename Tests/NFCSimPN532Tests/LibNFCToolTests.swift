@@ -3,27 +3,12 @@ import NDEF
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// Runs libnfc's own command-line tools, each bounded in time and killed by its PID if it hangs.
 enum LibNFCTool {
-    struct Result {
-        var status: Int32
-        var output: String
-        var timedOut: Bool
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var name: String
-        var description: String { "\(name) is not installed; run scripts/install-deps.sh (Debian packages libnfc-bin, libnfc-examples)" }
-    }
-
     static func path(_ name: String) throws -> String {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin"]
-        for directory in directories {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw Missing(name: name)
+        try Repository.installed(name, remedy: "run scripts/install-deps.sh (Debian packages libnfc-bin, libnfc-examples)")
     }
 
     static func environment(connstring: String) -> [String: String] {
@@ -35,54 +20,8 @@ enum LibNFCTool {
     }
 
     /// Runs `name` against `connstring`; output is stdout and stderr together.
-    static func run(_ name: String, _ arguments: [String], connstring: String, timeout: Double = 20) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try path(name))
-        process.arguments = arguments
-        process.environment = environment(connstring: connstring)
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-tool-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
-        let output = try FileHandle(forWritingTo: outputURL)
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        try output.close()
-        let text = String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self)
-        return Result(status: process.terminationStatus, output: text, timedOut: timedOut)
-    }
-}
-
-/// An emulated PN532 served on a pseudo-terminal from a thread of the test process.
-final class ReaderOnAThread: @unchecked Sendable {
-    let host: PN532PTYHost
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(_ emulator: PN532Emulator) throws {
-        host = try PN532PTYHost(emulator: emulator)
-        let host = self.host, finished = self.finished
-        let thread = Thread {
-            do { try host.run() } catch { Issue.record("the PN532 host failed: \(error)") }
-            finished.signal()
-        }
-        thread.start()
-    }
-
-    var connstring: String { host.connstring }
-
-    func close() {
-        host.stop()
-        if finished.wait(timeout: .now() + 5) == .timedOut { Issue.record("the PN532 host did not stop") }
-        host.shutdown()
+    static func run(_ name: String, _ arguments: [String], connstring: String, timeout: Double = 20) throws -> RunResult {
+        try BoundedProcess.run(try path(name), arguments, environment: environment(connstring: connstring), output: .together, timeout: timeout)
     }
 }
 
@@ -95,7 +34,7 @@ final class ReaderOnAThread: @unchecked Sendable {
     }
 
     @Test func nfcListShowsTheTag() throws {
-        let reader = try ReaderOnAThread(PN532Emulator(target: try Self.tag().pn532Target))
+        let reader = try EmulatedPN532(PN532Emulator(target: try Self.tag().pn532Target))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-list", [], connstring: reader.connstring)
         #expect(!result.timedOut)
@@ -108,7 +47,7 @@ final class ReaderOnAThread: @unchecked Sendable {
     }
 
     @Test func nfcListWithNoObject() throws {
-        let reader = try ReaderOnAThread(PN532Emulator(target: nil))
+        let reader = try EmulatedPN532(PN532Emulator(target: nil))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-list", [], connstring: reader.connstring)
         #expect(result.status == 0, "\(result.output)")
@@ -118,7 +57,7 @@ final class ReaderOnAThread: @unchecked Sendable {
 
     @Test func nfcListShowsAnISODEPObjectWithItsATS() throws {
         let tag = try VirtualType4Tag(message: Self.message)
-        let reader = try ReaderOnAThread(PN532Emulator(target: tag.pn532Target(uid: Self.uid)))
+        let reader = try EmulatedPN532(PN532Emulator(target: tag.pn532Target(uid: Self.uid)))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-list", [], connstring: reader.connstring)
         #expect(result.output.contains("ATQA (SENS_RES): 03  44"), "\(result.output)")
@@ -132,7 +71,7 @@ final class ReaderOnAThread: @unchecked Sendable {
         let long = NDEFMessage(URIRecord(uri: "https://example.com/poster").record(),
                                try TextRecord(text: String(repeating: "Summer concert. ", count: product == .ntag213 ? 3 : 20)).record())
         let tag = try Self.tag(product, message: long)
-        let reader = try ReaderOnAThread(PN532Emulator(target: tag.pn532Target))
+        let reader = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
         defer { reader.close() }
         let dump = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-dump-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: dump) }
@@ -152,7 +91,7 @@ final class ReaderOnAThread: @unchecked Sendable {
     @Test func nfcPollSeesTheTagArriveAndLeave() throws {
         let tag = try Self.tag()
         let start = ContinuousClock.now
-        let reader = try ReaderOnAThread(PN532Emulator(target: tag.pn532Target, arrival: start + .milliseconds(700),
+        let reader = try EmulatedPN532(PN532Emulator(target: tag.pn532Target, arrival: start + .milliseconds(700),
                                                        departure: start + .milliseconds(1700)))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-poll", [], connstring: reader.connstring)
@@ -181,7 +120,7 @@ final class ReaderOnAThread: @unchecked Sendable {
     }
 
     @Test func chunkedGarbledInputAndAnAbortedPoll() throws {
-        let reader = try ReaderOnAThread(PN532Emulator(target: nil))
+        let reader = try EmulatedPN532(PN532Emulator(target: nil))
         defer { reader.close() }
         let fd = open(reader.host.slavePath, O_RDWR | O_NOCTTY | O_NONBLOCK)
         try #require(fd >= 0)

@@ -3,6 +3,7 @@ import NDEF
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// The FeliCa (Type 3) and Jewel (Type 1) objects behind the emulated PN532, proven with
 /// libnfc's own tools: `nfc-list`, `nfc-read-forum-tag3` and `nfc-jewel r`.
@@ -10,7 +11,7 @@ import Testing
     static let message = NDEFMessage(URIRecord(uri: "https://example.com/felica").record())
 
     @Test func nfcListShowsTheFeliCaTarget() throws {
-        let reader = try ReaderOnAThread(PN532Emulator(target: try VirtualType3Tag(message: Self.message).pn532Target))
+        let reader = try EmulatedPN532(PN532Emulator(target: try VirtualType3Tag(message: Self.message).pn532Target))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-list", [], connstring: reader.connstring)
         #expect(result.status == 0, "\(result.output)")
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func nfcReadForumTag3ReadsTheMessage() throws {
-        let reader = try ReaderOnAThread(PN532Emulator(target: try VirtualType3Tag(message: Self.message).pn532Target))
+        let reader = try EmulatedPN532(PN532Emulator(target: try VirtualType3Tag(message: Self.message).pn532Target))
         defer { reader.close() }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-tag3-\(UUID().uuidString).ndef")
         defer { try? FileManager.default.removeItem(at: output) }
@@ -35,7 +36,7 @@ import Testing
     @Test(arguments: [VirtualType1Tag.Product.topaz96, .topaz512])
     func nfcListAndNfcJewelReadTheTopaz(product: VirtualType1Tag.Product) throws {
         let tag = try VirtualType1Tag(product: product, message: Self.message)
-        let reader = try ReaderOnAThread(PN532Emulator(target: tag.pn532Target))
+        let reader = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
         defer { reader.close() }
         let list = try LibNFCTool.run("nfc-list", [], connstring: reader.connstring)
         #expect(list.output.contains("1 ISO14443A-3 Jewel passive target(s) found:"), "\(list.output)")

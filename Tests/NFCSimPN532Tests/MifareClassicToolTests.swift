@@ -3,6 +3,7 @@ import NDEF
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// The virtual MIFARE Classic behind the emulated PN532, seen by libnfc's own tools: nfc-list
 /// reports ATQA/SAK as for the real chips, and nfc-mfclassic (trying its list of default keys,
@@ -13,7 +14,7 @@ import Testing
     @Test(arguments: [(MifareClassicSize.classic1K, "00  04", "08"), (.classic4K, "00  02", "18")])
     func nfcListShowsTheClassicTarget(size: MifareClassicSize, atqa: String, sak: String) throws {
         let chip = try VirtualMifareClassic(size: size, message: Self.message)
-        let reader = try ReaderOnAThread(PN532Emulator(target: chip.pn532Target))
+        let reader = try EmulatedPN532(PN532Emulator(target: chip.pn532Target))
         defer { reader.close() }
         let result = try LibNFCTool.run("nfc-list", [], connstring: reader.connstring)
         #expect(!result.timedOut)
@@ -24,7 +25,7 @@ import Testing
 
     @Test func nfcMfclassicDumpsTheMADAndNDEFSectors() throws {
         let chip = try VirtualMifareClassic(size: .classic1K, message: Self.message)
-        let reader = try ReaderOnAThread(PN532Emulator(target: chip.pn532Target))
+        let reader = try EmulatedPN532(PN532Emulator(target: chip.pn532Target))
         defer { reader.close() }
         let dump = FileManager.default.temporaryDirectory.appendingPathComponent("mfc-\(UUID().uuidString).mfd")
         defer { try? FileManager.default.removeItem(at: dump) }

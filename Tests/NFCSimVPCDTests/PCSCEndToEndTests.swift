@@ -3,6 +3,7 @@ import NDEF
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// `nfcsim vpcd` in a private pcscd (scripts/private-pcscd.sh), seen by the PC/SC tools people
 /// use: pcsc_scan and pyscard. vpcd arrival takes up to ~0.5 s (pcscd polls), so each test takes
@@ -18,7 +19,8 @@ import Testing
     }
 
     /// Sends `apdus` (hex) to the card in "nfcsim 00 00" with pyscard, waiting up to 3 s for it.
-    static func pyscard(_ pcscd: PrivatePCSCD, _ apdus: [String]) throws -> (APDUResult, PCSCTools.Result) {
+    static func pyscard(_ pcscd: PrivatePCSCD, _ apdus: [String]) throws -> (APDUResult, RunResult) {
+        try PCSCTools.requirePyscard()
         let result = try PCSCTools.run(PCSCTools.python, [PCSCTools.apduScript, "--reader", "nfcsim 00 00", "--wait", "3"] + apdus,
                                        environment: pcscd.environment, timeout: 15)
         #expect(!result.timedOut)
@@ -35,7 +37,7 @@ import Testing
     @Test func pcscScanSeesTheReaderAndTheCardArriveAndLeave() throws {
         let pcscd = try PrivatePCSCD(nfcsim: ["--uri", "https://example.com/poster", "--after", "0.6", "--for", "1"])
         defer { pcscd.stop() }
-        let scan = try PCSCTools.run(try PCSCTools.executable("pcsc_scan"), ["-n", "-t", "3"], environment: pcscd.environment, timeout: 10)
+        let scan = try PCSCTools.run(try Repository.installed("pcsc_scan"), ["-n", "-t", "3"], environment: pcscd.environment, timeout: 10)
         #expect(!scan.timedOut)
         let output = scan.output.replacingOccurrences(of: "\r", with: "\n")
         #expect(output.contains("0: nfcsim 00 00"), "\(output)")
@@ -113,13 +115,13 @@ import Testing
 
 @Suite struct VPCDCommandLineTests {
     @Test func helpTeachesThePrivatePCSCD() throws {
-        guard FileManager.default.isExecutableFile(atPath: PCSCTools.nfcsim) else { throw PCSCTools.Missing(what: "nfcsim is not built") }
-        let help = try PCSCTools.run(PCSCTools.nfcsim, ["vpcd", "--help"], timeout: 10)
+        try Repository.requireBuilt(Repository.nfcsim)
+        let help = try PCSCTools.run(Repository.nfcsim, ["vpcd", "--help"], timeout: 10)
         #expect(help.status == 0)
         #expect(help.output.contains("scripts/private-pcscd.sh"))
         #expect(help.output.contains("PCSCLITE_CSOCK_NAME"))
         #expect(help.output.contains("--after"))
-        let wrong = try PCSCTools.run(PCSCTools.nfcsim, ["vpcd", "--ndef", "/dev/null", "--uri", "https://example.com"], timeout: 10)
+        let wrong = try PCSCTools.run(Repository.nfcsim, ["vpcd", "--ndef", "/dev/null", "--uri", "https://example.com"], timeout: 10)
         #expect(wrong.status == 64, "\(wrong.output)")
     }
 }

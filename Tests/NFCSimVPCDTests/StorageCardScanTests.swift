@@ -3,6 +3,7 @@ import NDEF
 import NFCSim
 import NFCTags
 import Testing
+import TestSupport
 
 /// pcsc_scan sees the virtual MIFARE Classic and ISO 15693 cards with their Part 3 ATRs.
 @Suite(.serialized) struct StorageCardScanTests {
@@ -12,7 +13,7 @@ import Testing
     func pcscScanShowsTheATR(type: String, atr: String) throws {
         let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--uri", "https://example.com/poster", "--after", "0.6", "--for", "1"])
         defer { pcscd.stop() }
-        let scan = try PCSCTools.run(try PCSCTools.executable("pcsc_scan"), ["-n", "-t", "3"], environment: pcscd.environment, timeout: 10)
+        let scan = try PCSCTools.run(try Repository.installed("pcsc_scan"), ["-n", "-t", "3"], environment: pcscd.environment, timeout: 10)
         #expect(!scan.timedOut)
         let output = scan.output.replacingOccurrences(of: "\r", with: "\n")
         #expect(output.contains("ATR: \(atr)"), "\(output)\n\(pcscd.log)")

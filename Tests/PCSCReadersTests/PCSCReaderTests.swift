@@ -4,6 +4,7 @@ import NDEF
 import NFCTags
 import PCSC
 import Testing
+import TestSupport
 
 /// The PC/SC backend through the real pcsc-lite client library and a private pcscd
 /// (scripts/private-pcscd.sh) whose vpcd reader holds an `nfcsim vpcd` object. Each check runs

@@ -4,6 +4,7 @@ import NDEF
 import NFCTags
 import PCSC
 import Testing
+import TestSupport
 
 /// MIFARE Classic (LOAD KEYS + GENERAL AUTHENTICATE + READ BINARY) and Type 5 (READ BINARY of
 /// ISO 15693 blocks) through the real pcsc-lite and a private pcscd holding `nfcsim vpcd`.
@@ -11,7 +12,7 @@ import Testing
     static let message = NDEFMessage(URIRecord(uri: "https://example.com/storage").record(),
                                      try! TextRecord(text: String(repeating: "Storage card. ", count: 12)).record())
 
-    func read(_ type: String) throws -> PCSCRig.Result {
+    func read(_ type: String) throws -> RunResult {
         let file = try PCSCReaderTests.messageFile(Self.message)
         defer { try? FileManager.default.removeItem(at: file) }
         let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--ndef", file.path, "--after", "0.5", "--for", "3"])
