@@ -100,7 +100,8 @@ enum APICalls {
         for (index, value) in filterValues.prefix(HandlerRegistry.maximumFiltersPerRegistration + 1).enumerated() {
             guard let fields = value.stringKeyedValue else { return refuse("filter \(index) is not a dictionary (a{sv})") }
             var strings: [String: String] = [:]
-            for (key, field) in fields {
+            // In key order, so that a filter with several faults always gets the same answer.
+            for (key, field) in fields.sorted(by: { $0.key < $1.key }) {
                 guard let string = field.stringValue else { return refuse("filter \(index): \"\(key)\" must be a string") }
                 strings[key] = string
             }
