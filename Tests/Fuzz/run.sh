@@ -103,7 +103,9 @@ spm="$build/spm"
 daemon_link=()
 if $want_daemon; then
   echo "fuzz: building NFCDaemon and its dependencies (SwiftPM, release, -enable-testing)"
-  if ! "$swift" build --package-path "$root" --scratch-path "$spm" -c release --sanitize=fuzzer --sanitize=address \
+  # One -sanitize flag: with two (what `swift build --sanitize=fuzzer --sanitize=address` passes)
+  # the last one wins, and the code would have no coverage instrumentation to guide the fuzzer.
+  if ! "$swift" build --package-path "$root" --scratch-path "$spm" -c release -Xswiftc -sanitize=fuzzer,address \
       -Xswiftc -enable-testing --target NFCDaemon >"$build/spm.log" 2>&1; then
     grep -v '^\[[0-9]*/[0-9]*\] ' "$build/spm.log" | quiet | tail -n 40 >&2
     echo "run.sh: building NFCDaemon for the fuzzers failed (log: ${build#"$root"/}/spm.log)" >&2
