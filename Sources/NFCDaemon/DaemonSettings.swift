@@ -46,8 +46,11 @@ public struct DaemonSettings: Equatable, Sendable {
     public static func parse(_ text: String, path: String = "nfcscand.conf") throws(Problem) -> DaemonSettings {
         var settings = DaemonSettings()
         var section = ""
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+        // Lines are cut on "\n" scalars, a "\r" before one dropped: Swift reads "\r\n" as one
+        // Character, so a file with Windows line endings would be one long line (and a comment on
+        // its first line would hide every setting).
+        for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = Substring(raw.last == "\r" ? raw.dropLast() : raw).trimmingCharacters(in: .whitespaces)
             let number = index + 1
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") {

@@ -104,8 +104,9 @@ struct ScanSessionOptions: Sendable, Equatable {
 
     init() {}
 
+    /// Checks the options in key order, so that a call with several faults always gets the same answer.
     init(_ values: [String: DBusValue]) throws(Refusal) {
-        for (key, value) in values {
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "object":
                 guard let text = value.stringValue else { throw .badType(key, "a string (s)") }

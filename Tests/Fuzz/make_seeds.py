@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
-    python3 Tests/Fuzz/make_seeds.py            # rewrites Tests/Fuzz/corpus/{message,tlv,cc}/
+    python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,options,config,rfkill}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
 encodings ndeflib never writes (chunked records, long headers for short payloads, IL=1 with an
 empty ID), tag memory images and capability containers are written by hand. A few seeds are
-deliberately invalid so that the error and lenient paths start with coverage too.
+deliberately invalid so that the error and lenient paths start with coverage too. The daemon's
+seeds are D-Bus calls spelt in the `options` target's value program (ValueProgram in
+targets/options.swift), configuration files, and /dev/rfkill record streams.
 """
 
 import os
@@ -256,8 +258,138 @@ def cc_seeds():
     return s
 
 
+# ---------------------------------------------------------------------------
+# options: D-Bus method calls as programs of targets/options.swift (ValueProgram)
+
+REGISTER, START, UNREGISTER, INHIBIT, INVALIDATE, RESTART, SET = range(7)
+
+
+def call(method, *arguments, signature=None):
+    """Method index, then the argument count (bit 7: the signature is spelt after the arguments)."""
+    shape = len(arguments) | (0x80 if signature is not None else 0)
+    out = bytes([method, shape]) + b''.join(arguments)
+    return out + (text(signature) if signature is not None else b'')
+
+
+def text(value, opcode=None):
+    data = value.encode('utf-8') if isinstance(value, str) else value
+    assert len(data) < 256
+    return (bytes([opcode]) if opcode is not None else b'') + bytes([len(data)]) + data
+
+
+def s_(value):
+    return text(value, 0)
+
+
+def o_(value):
+    return text(value, 3)
+
+
+def b_(flag):
+    return bytes([5, 1 if flag else 0])
+
+
+def u_(number):
+    return bytes([10]) + struct.pack('<I', number)
+
+
+def array(*elements):
+    return bytes([16, len(elements)]) + b''.join(elements)
+
+
+def vardict(entries, wrap=True):
+    """a{sv}: each entry's value in a variant (or not, when wrap is false)."""
+    out = bytes([17, len(entries)])
+    for key, value in entries:
+        out += s_(key) + value + bytes([0 if wrap else 1])
+    return out
+
+
+def variant(value):
+    return bytes([19]) + value
+
+
+def filters(*dicts):
+    return array(*[vardict([(k, s_(v)) for k, v in d]) for d in dicts])
+
+
+def options_seeds():
+    s = {}
+    handler = o_('/org/example/Handler')
+    web = [('uri-scheme', 'https'), ('uri-host', 'example.com'), ('uri-path-prefix', '/posters/')]
+    s['register-uri'] = call(REGISTER, handler, vardict([('app-name', s_('Posters')), ('filters', filters(web))]))
+    s['register-every-kind'] = call(REGISTER, handler, vardict([
+        ('app-name', s_(' Contacts ')), ('app-icon', s_('x-office-address-book')),
+        ('desktop-entry', s_('org.example.Contacts.desktop')),
+        ('filters', filters([('media-type', 'text/vcard')], [('media-type', 'image/*')],
+                            [('external-type', 'example.com:ticket')], [('android-package', 'com.example.app')],
+                            [('uri-scheme', 'tel')], [('uri-scheme', 'HTTPS'), ('uri-host', 'EXAMPLE.org')]))]))
+    s['register-unwrapped'] = call(REGISTER, handler, vardict([('app-name', s_('Posters')), ('filters', filters(web))], wrap=False))
+    s['register-65-filters'] = call(REGISTER, handler, vardict([
+        ('app-name', s_('Many')), ('filters', filters(*[[('uri-scheme', 'https')]] * 65))]))
+    s['register-no-app-name'] = call(REGISTER, handler, vardict([('filters', filters(web))]))
+    s['register-filter-not-dict'] = call(REGISTER, handler, vardict([('app-name', s_('Bad')), ('filters', array(s_('https')))]))
+    s['register-filter-number'] = call(REGISTER, handler, vardict([('app-name', s_('Bad')), ('filters', array(vardict([('uri-scheme', u_(1))])))]))
+    s['register-unsafe-name'] = call(REGISTER, handler, vardict([('app-name', s_('Po\u202esters')), ('filters', filters(web))]))
+    s['register-bad-path'] = call(REGISTER, handler, vardict([('app-name', s_('Posters')),
+                                                               ('filters', filters([('uri-scheme', 'https'), ('uri-host', 'a'), ('uri-path-prefix', '/a/./b/%7e/../c')]))]))
+    s['register-nested-variants'] = call(REGISTER, handler, variant(variant(vardict([('app-name', variant(s_('Posters'))),
+                                                                                      ('filters', filters(web))]))))
+    s['register-wrong-signature'] = call(REGISTER, handler, vardict([('app-name', s_('Posters')), ('filters', filters(web))]), signature='sa{sv}')
+    s['start-session'] = call(START, vardict([('object', s_('badge')), ('multiple', b_(True)), ('alert-message', s_('Hold your badge near the reader')),
+                                             ('timeout', u_(120)), ('language', s_('zh_CN.UTF-8'))]))
+    s['start-session-empty'] = call(START, vardict([]))
+    s['start-session-bad-timeout'] = call(START, vardict([('timeout', u_(0))]))
+    s['start-session-unknown-option'] = call(START, vardict([('colour', s_('red'))]))
+    s['unregister'] = call(UNREGISTER, u_(7))
+    s['inhibit'] = call(INHIBIT, s_('background'), s_('Kiosk'), s_('a demo'))
+    s['invalidate'] = call(INVALIDATE, s_('Read failed'))
+    s['restart-polling'] = call(RESTART)
+    s['set-alert-message'] = call(SET, s_('org.nfcscan.ScanSession1'), s_('AlertMessage'), variant(s_('Hold still')))
+    s['unknown-method'] = bytes([0xff]) + text('/org/nfcscan/Scanner1') + text('org.nfcscan.Scanner1') + text('Frobnicate') + b'\x00'
+    return s
+
+
+# ---------------------------------------------------------------------------
+# config: nfcscand.conf
+
+def config_seeds():
+    s = {}
+    s['kiosk'] = (b'[background]\n# These conditions do not pause background reading on this machine.\n'
+                  b'ignore = screen-off, locked-after-restart\n')
+    s['every-condition'] = b'[background]\nignore=camera,airplane-mode,locked-after-restart,screen-off\n'
+    s['empty-ignore'] = b'\n  # nothing\n[ background ]\n\tignore =\n'
+    s['twice'] = b'[background]\nignore = camera\nignore = screen-off\n'
+    s['not-a-system-condition'] = b'[background]\nignore = scan-session\n'
+    s['outside-section'] = b'ignore = camera\n'
+    s['unknown-section'] = b'[foreground]\n'
+    s['unknown-key'] = b'[background]\nignored = camera\n'
+    s['no-equals'] = b'[background]\njust words\n'
+    s['unclosed-section'] = b'[background\n'
+    s['windows-line-endings'] = b'# a reception desk\r\n[background]\r\nignore = screen-off\r\n'
+    return s
+
+
+# ---------------------------------------------------------------------------
+# rfkill: /dev/rfkill record streams (struct rfkill_event: idx u32 LE, type, op, soft, hard)
+
+def rfkill_event(index, rtype, op, soft=0, hard=0):
+    return struct.pack('<IBBBB', index, rtype, op, soft, hard)
+
+
+def rfkill_seeds():
+    s = {}
+    s['airplane-on'] = rfkill_event(0, 1, 0) + rfkill_event(1, 2, 0) + rfkill_event(0, 1, 2, soft=1) + rfkill_event(1, 2, 2, hard=1)
+    s['change-all'] = rfkill_event(0, 1, 0, soft=1) + rfkill_event(1, 2, 0, soft=1) + rfkill_event(0, 0, 3) + rfkill_event(0, 2, 3, soft=1)
+    s['delete'] = rfkill_event(0, 1, 0, soft=1) + rfkill_event(7, 2, 0) + rfkill_event(7, 2, 1)
+    s['unknown-operation'] = rfkill_event(0, 1, 9, soft=1) + rfkill_event(0x01020304, 5, 0, hard=2)
+    s['short-read'] = rfkill_event(0, 1, 0, soft=1) + b'\x01\x00\x00'
+    return s
+
+
 def main():
-    targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds()}
+    targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds(),
+               'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

@@ -198,6 +198,16 @@ import Testing
         #expect(throws: DaemonSettings.Problem.self) { try DaemonSettings.parse("[background]\njust words") }
     }
 
+    /// Found by fuzzing (target `config`): Swift reads "\r\n" as one Character, so a file with
+    /// Windows line endings was one long line, and a comment on its first line hid every setting.
+    @Test func windowsLineEndingsEndLinesToo() throws {
+        let settings = try DaemonSettings.parse("# a reception desk\r\n[background]\r\nignore = screen-off\r\n")
+        #expect(settings.ignoredConditions == [.screenOff])
+        #expect(throws: DaemonSettings.Problem(path: "nfcscand.conf", line: 3, detail: "expected key = value, a [section] or a # comment")) {
+            try DaemonSettings.parse("[background]\r\n\r\njust words\r\n")
+        }
+    }
+
     @Test func noFileMeansTheDefaultsAndTheFileIsFoundThroughXDG() throws {
         #expect(try DaemonSettings.load(from: "/nonexistent/nfcscand.conf") == DaemonSettings())
         #expect(DaemonSettings.defaultPath(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/a"]) == "/cfg/nfcscan/nfcscand.conf")
