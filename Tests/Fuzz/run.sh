@@ -115,6 +115,10 @@ if $want_daemon; then
   mapfile -t spm_objects < <(find "$spm/release/" -path '*.build/*.o' | LC_ALL=C sort)
   daemon_link+=(-I "$spm/release/Modules")
   while IFS= read -r map; do daemon_link+=(-I "$(dirname "$map")"); done < <(find "$root/CNFC" -name module.modulemap | LC_ALL=C sort)
+  # The C modules of the packages it depends on (swift-system's CSystem), as SwiftPM passes them.
+  while IFS= read -r map; do
+    daemon_link+=(-Xcc "-fmodule-map-file=$map" -Xcc -I -Xcc "$(dirname "$map")")
+  done < <(find "$spm/checkouts" -path '*/Sources/*' ! -path '*/Benchmarks/*' -name module.modulemap | LC_ALL=C sort)
   mapfile -t pkgs < <(sed -n 's/.*pkgConfig: *"\([^"]*\)".*/\1/p' "$root/Package.swift")
   for flag in $(pkg-config --cflags "${pkgs[@]}"); do daemon_link+=(-Xcc "$flag"); done
   daemon_link+=("${spm_objects[@]}")
