@@ -19,6 +19,7 @@ enum BackgroundReading {
                                   heldElsewhere: { events(.heldElsewhere(ObjectIdentifier($0), $1)) })
         for reader in opened { events(.readerAdded(ObjectIdentifier(reader), name: reader.name, backend: reader.backend)) }
         events(.opened)
+        async let following: Void = session.run()
         while !Task.isCancelled {
             do throws(ScanFailure) {
                 let object = try await session.next(timeout: nil) { events(.reading) }
@@ -34,5 +35,6 @@ enum BackgroundReading {
             }
         }
         await session.close()
+        await following
     }
 }

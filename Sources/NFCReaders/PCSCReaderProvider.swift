@@ -22,6 +22,7 @@ public struct PCSCReaderProvider: ReaderProvider {
     /// Readers pcscd adds or drops, and pcscd starting (``PCSCReaderWatch``): a blocking wait
     /// on the PnP pseudo-reader while pcscd runs, a try every 2 s while it does not.
     public func readerChanges() -> AsyncStream<Void>? { PCSCReaderWatch.changes() }
+    public var notifiesReaderChanges: Bool { true }
 
     /// PC/SC reader names are free text; only listed ones (or parts of them) are used.
     public func recognises(_ identifier: String) -> Bool { false }

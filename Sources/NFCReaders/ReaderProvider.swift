@@ -16,13 +16,17 @@ public protocol ReaderProvider: Sendable {
     var noneListed: String { get }
     /// One element whenever this backend's readers may have changed (hotplug), so a scan can
     /// open readers that appear after it started; nil when the backend cannot notify (libnfc).
+    /// Calling it starts the watch: call it where the stream will be consumed.
     func readerChanges() -> AsyncStream<Void>?
+    /// Whether ``readerChanges()`` gives a stream, known without starting a watch.
+    var notifiesReaderChanges: Bool { get }
 }
 
 extension ReaderProvider {
     public var noneListed: String { "\(backend.rawValue) listed no reader" }
     /// libnfc cannot notify: a device connected after the scan started is not seen.
     public func readerChanges() -> AsyncStream<Void>? { nil }
+    public var notifiesReaderChanges: Bool { false }
 }
 
 /// Readers through libnfc: devices named by `LIBNFC_DEVICE`, libnfc.conf and devices.d, and

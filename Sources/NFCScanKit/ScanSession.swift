@@ -39,11 +39,20 @@ public enum ScanFailure: Error, Sendable, CustomStringConvertible {
 /// (``ReaderProvider/readerChanges()``: PC/SC) and opens the readers that appear while it waits;
 /// a reader that vanishes (its events end) is dropped, and the session keeps waiting for
 /// another until the time is up. libnfc cannot notify: its readers are those present at the start.
+///
+/// Structured: making a session starts nothing. Its owner runs ``run()`` beside the calls of
+/// ``next(timeout:arrived:)`` (in a task group, or `async let`); `run()` follows each reader's
+/// events and each provider's changes as child tasks, and returns once ``close()`` was called.
 public final class ScanSession: Sendable {
     private enum Item: Sendable {
         case event(readerIndex: Int, ReaderEvent)
         case ended(readerIndex: Int, (any Error)?)
         case deadline(Int)
+    }
+
+    /// What ``run()`` is to follow.
+    private enum Follow: Sendable {
+        case reader(index: Int, any Reader)
     }
 
     private struct State {
@@ -53,12 +62,17 @@ public final class ScanSession: Sendable {
         var live: Set<Int> = []
         var firstFailure: ReaderError?
         var deadlines = 0
-        var watchers: [Task<Void, Never>] = []
         var closed = false
     }
 
     private let stream: AsyncStream<Item>
     private let continuation: AsyncStream<Item>.Continuation
+    private let follows: AsyncStream<Follow>
+    private let follow: AsyncStream<Follow>.Continuation
+    /// The providers that notify, for ``run()`` to follow.
+    private let notifying: [any ReaderProvider]
+    private let wanted: String?
+    private let added: @Sendable (any Reader) -> Void
     private let state = Mutex<State>(State())
     /// Whether readers can still appear (some provider notifies).
     private let hotplug: Bool
@@ -88,25 +102,47 @@ public final class ScanSession: Sendable {
                 heldElsewhere: (@Sendable (any Reader, Bool) -> Void)? = nil) {
         self.removed = removed
         self.heldElsewhere = heldElsewhere
+        self.wanted = wanted
+        self.added = added
         (stream, continuation) = AsyncStream.makeStream(of: Item.self)
-        let notifying = (directory?.providers ?? []).compactMap { provider in provider.readerChanges().map { (provider, $0) } }
+        (follows, follow) = AsyncStream.makeStream(of: Follow.self)
+        notifying = (directory?.providers ?? []).filter(\.notifiesReaderChanges)
         hotplug = !notifying.isEmpty
         self.noneYet = noneYet
         let iterator = stream.makeAsyncIterator()
         state.withLock { $0.iterator = IteratorBox(iterator) }
         for reader in readers { add(reader) }
-        for (provider, changes) in notifying {
-            let task = Task { [weak self] in
-                for await _ in changes {
-                    guard let self else { return }
-                    await self.openNew(provider, wanted: wanted, added: added)
+    }
+
+    /// Follows every reader's events and every notifying provider's changes, each as a child
+    /// task, until ``close()``; then ends them all before it returns.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            for provider in notifying {
+                guard let changes = provider.readerChanges() else { continue }
+                group.addTask { [self] in
+                    for await _ in changes { await openNew(provider, wanted: wanted, added: added) }
                 }
             }
-            state.withLock { $0.watchers.append(task) }
+            for await item in follows {
+                switch item {
+                case .reader(let index, let reader):
+                    let events = reader.events(), continuation = continuation
+                    group.addTask {
+                        do {
+                            for try await event in events { continuation.yield(.event(readerIndex: index, event)) }
+                            continuation.yield(.ended(readerIndex: index, nil))
+                        } catch {
+                            continuation.yield(.ended(readerIndex: index, error))
+                        }
+                    }
+                }
+            }
+            group.cancelAll()
         }
     }
 
-    /// Starts following `reader`'s events; false when the session is closed.
+    /// Takes `reader` into the session (``run()`` follows its events); false when the session is closed.
     @discardableResult
     private func add(_ reader: any Reader) -> Bool {
         let index = state.withLock { state -> Int? in
@@ -117,17 +153,7 @@ public final class ScanSession: Sendable {
             return state.nextIndex
         }
         guard let index else { return false }
-        let events = reader.events()
-        let continuation = continuation
-        let watcher = Task {
-            do {
-                for try await event in events { continuation.yield(.event(readerIndex: index, event)) }
-                continuation.yield(.ended(readerIndex: index, nil))
-            } catch {
-                continuation.yield(.ended(readerIndex: index, error))
-            }
-        }
-        state.withLock { $0.watchers.append(watcher) }
+        follow.yield(.reader(index: index, reader))
         return true
     }
 
@@ -217,13 +243,13 @@ public final class ScanSession: Sendable {
         }
     }
 
-    /// Stops every reader and stops following reader changes.
+    /// Stops every reader and stops following reader changes: ``run()`` returns.
     public func close() async {
-        let (watchers, readers) = state.withLock { state in
+        let readers = state.withLock { state in
             state.closed = true
-            return (state.watchers, Array(state.readers.values))
+            return Array(state.readers.values)
         }
-        for watcher in watchers { watcher.cancel() }
+        follow.finish()
         for reader in readers { await reader.close() }
         continuation.finish()
     }

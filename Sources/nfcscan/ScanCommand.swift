@@ -117,8 +117,10 @@ struct ScanCommand: AsyncParsableCommand {
             noteProblems(problems)
             for reader in readers { printError("nfcscan: using \(reader.backend.rawValue) reader \(reader.name)") }
         }
+        async let following: Void = session.run()
         let status = await scan(session, copy: copy, prompt: prompt)
         await session.close()
+        await following
         if let status { throw status }
     }
 
