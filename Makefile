@@ -49,7 +49,7 @@ COMPLETED = nfcscan nfcsim
 # Rendered systemd files and generated completions, beside the binaries they belong to.
 GENERATED = $(RELEASE_DIR)/generated
 
-.PHONY: all deps build release static-release deb demo demo-steps test test-steps unit check-units daemon-test reliability-test oracle fuzz network-test bench install uninstall clean
+.PHONY: all deps build release static-release deb demo demo-steps test test-steps unit check-units daemon-test reliability-test oracle fuzz network-test package-test bench install uninstall clean
 
 all: build
 
@@ -82,7 +82,7 @@ demo-steps: deps release
 # scripts/check-listeners.sh, as the demo.
 test:
 	bash scripts/check-listeners.sh -- $(MAKE) --no-print-directory test-steps
-test-steps: deps unit check-units daemon-test reliability-test oracle fuzz network-test
+test-steps: deps unit check-units daemon-test reliability-test oracle fuzz network-test package-test
 
 # Serial: dozens of end-to-end tests each drive a PN532 emulator through libnfc or a private
 # pcscd, whose own timeouts (300-1000 ms) a 2-core machine running them all at once can miss.
@@ -117,6 +117,12 @@ fuzz:
 # and its vpcd reader listens only inside its own network namespace.
 network-test: build
 	bash scripts/check-private-pcscd.sh .build/debug
+
+# The Debian package, installed into a clean Debian 12 root without the Swift toolchain (debootstrap,
+# made once and cached in /var/cache/nfcscan-test) and run there: --version, decode, a scan through
+# libnfc, nfcscand on a private bus, bash completion; then lintian (Tests/Package/package-test.sh).
+package-test: deb
+	bash Tests/Package/package-test.sh $(DEB)
 
 # Throughput beside ndeflib (a figure, not a test): see Docs/performance.md.
 bench: deps
