@@ -72,8 +72,8 @@ if [ "${1:-}" = --inside ]; then
   chmod -R a+rX "$merged/tmp/nfcscan-test"
   status=0
   env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=xterm-256color \
-    NFCSCAN_VERSION="$NFCSCAN_VERSION" \
-    chroot "$merged" /bin/bash /tmp/nfcscan-test/in-chroot.sh /tmp/nfcscan-test || status=$?
+    DEBIAN_FRONTEND=noninteractive NFCSCAN_VERSION="$NFCSCAN_VERSION" \
+    chroot "$merged" /bin/bash /tmp/nfcscan-test/in-chroot.sh /tmp/nfcscan-test </dev/null || status=$?
   exit "$status"
 fi
 
