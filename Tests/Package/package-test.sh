@@ -109,6 +109,8 @@ exec 9>"$cache/.lock"
 
 make_root() {
   local partial log
+  # A run killed while making a root leaves its .partial.* behind (we hold the lock: none is in use).
+  rm -rf "$cache"/.partial.*
   partial=$(mktemp -d "$cache/.partial.XXXXXX")
   log=$partial.log
   trap 'rm -rf "$partial" "$log"' EXIT
