@@ -4,6 +4,13 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
+# The version, written once: Sources/NFCScanKit/Version.swift (nfcscan --version, the package).
+VERSION := $(shell sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' Sources/NFCScanKit/Version.swift)
+# `make deb`: a release build with the Swift runtime and Foundation linked in, in a scratch path
+# of its own so that it and the dynamic .build/release can sit side by side.
+STATIC_BUILD ?= .build-static
+DEB_ARCH ?= $(shell dpkg --print-architecture 2>/dev/null)
+DEB ?= nfcscan_$(VERSION)_$(DEB_ARCH).deb
 
 # `make install` layout (DESTDIR for staging: make install DESTDIR=/tmp/stage).
 BINDIR ?= $(PREFIX)/bin
@@ -17,20 +24,32 @@ MANDIR ?= $(DATADIR)/man
 SYSTEMDUSERUNITDIR ?= $(LIBDIR)/systemd/user
 DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
 UDEVRULESDIR ?= $(LIBDIR)/udev/rules.d
+# Shell completions where bash-completion ($XDG_DATA_DIRS/bash-completion/completions), fish
+# ($XDG_DATA_DIRS/fish/vendor_completions.d) and Debian's zsh (fpath: /usr/share/zsh/vendor-completions,
+# /usr/local/share/zsh/site-functions) look for them; the bash one without its #! line (it is sourced).
+BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPLETIONDIR ?= $(if $(filter /usr,$(PREFIX)),$(DATADIR)/zsh/vendor-completions,$(DATADIR)/zsh/site-functions)
+FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
 INSTALL ?= install
+# The binaries make install installs (the static ones for make deb).
+RELEASE_DIR ?= .build/release
 # The static Swift crash backtracer of the runtime nfcscand loads (see systemd/nfcscand.service):
 # found through the binary's libswiftCore.so, else through the toolchain `swift` belongs to.
 SWIFT_BACKTRACER ?= $(shell \
-  d=$$(ldd .build/release/nfcscand 2>/dev/null | sed -n 's|.*libswiftCore\.so => \(.*\)/linux/libswiftCore\.so.*|\1|p'); \
+  d=$$(ldd $(RELEASE_DIR)/nfcscand 2>/dev/null | sed -n 's|.*libswiftCore\.so => \(.*\)/linux/libswiftCore\.so.*|\1|p'); \
   [ -n "$$d" ] || d=$$($(SWIFT) -print-target-info 2>/dev/null | sed -n 's/.*"runtimeResourcePath": "\([^"]*\)".*/\1/p'); \
   [ -n "$$d" ] && realpath -e "$$d/../../libexec/swift/linux/swift-backtrace-static" 2>/dev/null)
 # Fills in systemd/ templates; without a backtracer the line naming it goes.
 RENDER = sed -e 's|@bindir@|$(BINDIR)|g' \
   $(if $(SWIFT_BACKTRACER),-e 's|@swift_backtrace@|$(SWIFT_BACKTRACER)|g',-e '/@swift_backtrace@/d')
 EXECUTABLES = nfcscan nfcscand nfcsim
-MANPAGES = nfcscan.1 nfcscand.1
+MANPAGES = nfcscan.1 nfcscand.1 nfcsim.1
+# The commands with completion scripts (swift-argument-parser writes them: --generate-completion-script).
+COMPLETED = nfcscan nfcsim
+# Rendered systemd files and generated completions, beside the binaries they belong to.
+GENERATED = $(RELEASE_DIR)/generated
 
-.PHONY: all deps build release demo demo-steps test test-steps unit check-units daemon-test reliability-test oracle fuzz network-test bench install uninstall clean
+.PHONY: all deps build release static-release deb demo demo-steps test test-steps unit check-units daemon-test reliability-test oracle fuzz network-test package-test bench install uninstall clean
 
 all: build
 
@@ -42,6 +61,12 @@ build:
 
 release:
 	$(SWIFT) build -c release
+
+# The Swift standard library, Foundation and Dispatch linked into the binaries: they start on a
+# system without the toolchain (ldd lists only libc, libstdc++, libgcc_s and the C libraries).
+# Linked with -z now (with the default relro: a read-only GOT, what lintian calls bindnow).
+static-release:
+	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -z -Xlinker now --scratch-path $(STATIC_BUILD)
 
 # The main job: a simulated poster on a simulated reader (a PN532 on a pseudo-terminal, driven by
 # the real libnfc), read by nfcscan; then a message decoded from a file. Its steps, installing the
@@ -57,7 +82,7 @@ demo-steps: deps release
 # scripts/check-listeners.sh, as the demo.
 test:
 	bash scripts/check-listeners.sh -- $(MAKE) --no-print-directory test-steps
-test-steps: deps unit check-units daemon-test reliability-test oracle fuzz network-test
+test-steps: deps unit check-units daemon-test reliability-test oracle fuzz network-test package-test
 
 # Serial: dozens of end-to-end tests each drive a PN532 emulator through libnfc or a private
 # pcscd, whose own timeouts (300-1000 ms) a 2-core machine running them all at once can miss.
@@ -93,24 +118,43 @@ fuzz:
 network-test: build
 	bash scripts/check-private-pcscd.sh .build/debug
 
+# The Debian package, installed into a clean Debian 12 root without the Swift toolchain (debootstrap,
+# made once and cached in /var/cache/nfcscan-test) and run there: --version, decode, a scan through
+# libnfc, nfcscand on a private bus, bash completion; then lintian (Tests/Package/package-test.sh).
+package-test: deb
+	bash Tests/Package/package-test.sh $(DEB)
+
 # Throughput beside ndeflib (a figure, not a test): see Docs/performance.md.
 bench: deps
 	bash Benchmarks/run.sh 5
 
 # Release binaries, man pages, the systemd user unit, D-Bus activation and the udev rule; then
 # `systemctl --user daemon-reload && systemctl --user enable --now nfcscand` (Docs/service.md).
-# The binaries load the Swift runtime from the toolchain they were built with. As root, build
+# Shell completions for bash, zsh and fish too. The binaries load the Swift runtime from the
+# toolchain they were built with (`make deb` makes a package that does not). As root, build
 # first as yourself and skip the build: `make release && sudo make install NO_BUILD=1`.
 install: $(if $(NO_BUILD),,release)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
-	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(UDEVRULESDIR) .build/systemd
-	$(INSTALL) -m 755 $(addprefix .build/release/,$(EXECUTABLES)) $(DESTDIR)$(BINDIR)/
-	$(INSTALL) -m 644 $(addprefix Docs/man/,$(MANPAGES)) $(DESTDIR)$(MANDIR)/man1/
-	$(RENDER) systemd/nfcscand.service > .build/systemd/nfcscand.service
-	$(RENDER) systemd/org.nfcscan.Scanner1.service > .build/systemd/org.nfcscan.Scanner1.service
-	$(INSTALL) -m 644 .build/systemd/nfcscand.service $(DESTDIR)$(SYSTEMDUSERUNITDIR)/
-	$(INSTALL) -m 644 .build/systemd/org.nfcscan.Scanner1.service $(DESTDIR)$(DBUSSERVICEDIR)/
+	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(BASHCOMPLETIONDIR) \
+	  $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR) $(GENERATED)
+	$(INSTALL) -m 755 $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES)) $(DESTDIR)$(BINDIR)/
+	set -e; for m in $(MANPAGES); do \
+	  sed -e '1s/"nfcscan [^"]*"/"nfcscan $(VERSION)"/' Docs/man/$$m > $(GENERATED)/$$m; \
+	  $(INSTALL) -m 644 $(GENERATED)/$$m $(DESTDIR)$(MANDIR)/man1/; \
+	done
+	$(RENDER) systemd/nfcscand.service > $(GENERATED)/nfcscand.service
+	$(RENDER) systemd/org.nfcscan.Scanner1.service > $(GENERATED)/org.nfcscan.Scanner1.service
+	$(INSTALL) -m 644 $(GENERATED)/nfcscand.service $(DESTDIR)$(SYSTEMDUSERUNITDIR)/
+	$(INSTALL) -m 644 $(GENERATED)/org.nfcscan.Scanner1.service $(DESTDIR)$(DBUSSERVICEDIR)/
 	$(INSTALL) -m 644 systemd/70-nfcscan-readers.rules $(DESTDIR)$(UDEVRULESDIR)/
+	set -e; for c in $(COMPLETED); do \
+	  $(RELEASE_DIR)/$$c --generate-completion-script bash | sed '1{/^#!/d}' > $(GENERATED)/$$c.bash; \
+	  $(RELEASE_DIR)/$$c --generate-completion-script zsh > $(GENERATED)/_$$c; \
+	  $(RELEASE_DIR)/$$c --generate-completion-script fish > $(GENERATED)/$$c.fish; \
+	  $(INSTALL) -m 644 $(GENERATED)/$$c.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/$$c; \
+	  $(INSTALL) -m 644 $(GENERATED)/_$$c $(DESTDIR)$(ZSHCOMPLETIONDIR)/_$$c; \
+	  $(INSTALL) -m 644 $(GENERATED)/$$c.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/$$c.fish; \
+	done
 	@case "$(SYSTEMDUSERUNITDIR)" in /usr/lib/systemd/user|/usr/local/lib/systemd/user|/etc/systemd/user|\
 	  /usr/share/systemd/user|/usr/local/share/systemd/user|$(HOME)/.local/share/systemd/user|$(HOME)/.config/systemd/user) ;; \
 	  *) echo "make install: note: systemd does not look for user units in $(SYSTEMDUSERUNITDIR); set SYSTEMDUSERUNITDIR (e.g. ~/.local/share/systemd/user)";; esac
@@ -118,14 +162,28 @@ install: $(if $(NO_BUILD),,release)
 	  *) echo "make install: note: the session bus reads $(DBUSSERVICEDIR) only if its parent is in XDG_DATA_DIRS or is XDG_DATA_HOME";; esac
 	@case "$(UDEVRULESDIR)" in /usr/lib/udev/rules.d|/usr/local/lib/udev/rules.d|/etc/udev/rules.d) ;; \
 	  *) echo "make install: note: udev does not read $(UDEVRULESDIR); set UDEVRULESDIR=/etc/udev/rules.d";; esac
+	@case "$(BASHCOMPLETIONDIR)" in /usr/share/bash-completion/completions|/usr/local/share/bash-completion/completions|$(HOME)/.local/share/bash-completion/completions) ;; \
+	  *) echo "make install: note: bash-completion reads $(BASHCOMPLETIONDIR) only if its grandparent is in XDG_DATA_DIRS or is XDG_DATA_HOME";; esac
 	@echo "make install: done. Then: sudo udevadm control --reload && sudo udevadm trigger (and reconnect the reader);"
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now nfcscand"
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(EXECUTABLES)) $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MANPAGES)) \
 	  $(DESTDIR)$(SYSTEMDUSERUNITDIR)/nfcscand.service $(DESTDIR)$(DBUSSERVICEDIR)/org.nfcscan.Scanner1.service \
-	  $(DESTDIR)$(UDEVRULESDIR)/70-nfcscan-readers.rules
+	  $(DESTDIR)$(UDEVRULESDIR)/70-nfcscan-readers.rules \
+	  $(addprefix $(DESTDIR)$(BASHCOMPLETIONDIR)/,$(COMPLETED)) $(patsubst %,$(DESTDIR)$(ZSHCOMPLETIONDIR)/_%,$(COMPLETED)) \
+	  $(patsubst %,$(DESTDIR)$(FISHCOMPLETIONDIR)/%.fish,$(COMPLETED))
 	@echo "make uninstall: done. Stop it first if it runs: systemctl --user disable --now nfcscand"
 
+# nfcscan_<version>_<arch>.deb, offline, from the static build: `make install` into a staging tree
+# with PREFIX=/usr (no backtracer line in the unit: the toolchain's is not on the target), then
+# scripts/make-deb.sh (stripped binaries, gzipped man pages, docs, control, dpkg-deb).
+# `make deb NO_BUILD=1` packages the static build already there. Docs/service.md: Debian package.
+deb: $(if $(NO_BUILD),,static-release)
+	rm -rf $(STATIC_BUILD)/deb
+	$(MAKE) --no-print-directory install NO_BUILD=1 RELEASE_DIR=$(STATIC_BUILD)/release PREFIX=/usr \
+	  DESTDIR=$(CURDIR)/$(STATIC_BUILD)/deb/root SWIFT_BACKTRACER= >/dev/null
+	bash scripts/make-deb.sh $(STATIC_BUILD)/deb/root $(VERSION) $(DEB)
+
 clean:
-	rm -rf .build
+	rm -rf .build $(STATIC_BUILD) nfcscan_*.deb

@@ -3,6 +3,10 @@
 # Idempotent: skips apt when every package is already present and the vpcd driver is unpacked.
 # Needs root (or sudo) for apt.
 #
+# make deb and its test (Tests/Package/package-test.sh) need dpkg-dev (dpkg-shlibdeps), binutils
+# (strip), debootstrap (the clean Debian 12 root), lintian; bash-completion and tmux are for
+# trying the completions on this machine too.
+#
 # The vpcd driver (Debian's vsmartcard-vpcd) is not installed: the package's
 # /etc/reader.conf.d/vpcd makes the system pcscd listen on 0.0.0.0:35963 and 35964, so anyone on
 # the machine's network could insert cards into every PC/SC program. Its .deb is downloaded
@@ -20,6 +24,7 @@ APT_PACKAGES=(
   util-linux iproute2
   libglib2.0-dev-bin
   libclang-rt-14-dev
+  dpkg-dev debootstrap lintian binutils bash-completion tmux
 )
 PIP_PACKAGES=(ndeflib:ndef)   # distribution:module (ndeflib installs the module ndef)
 VPCD_PACKAGE=vsmartcard-vpcd

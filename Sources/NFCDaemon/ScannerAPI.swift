@@ -10,7 +10,7 @@ public enum ScannerAPI {
     public static let readersPath = path + "/readers"
     public static let sessionInterface = "org.nfcscan.ScanSession1"
     public static let sessionsPath = path + "/sessions"
-    public static let version = "0.1.0"
+    public static let version = NFCScanVersion.string
 
     static let properties = "org.freedesktop.DBus.Properties"
     static let introspectable = "org.freedesktop.DBus.Introspectable"

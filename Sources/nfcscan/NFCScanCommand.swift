@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCScanKit
 
 @main
 struct NFCScanCommand: AsyncParsableCommand {
@@ -13,7 +14,7 @@ struct NFCScanCommand: AsyncParsableCommand {
             Exit status: \(ExitStatus.scanSummary) `nfcscan decode` exits 66 when its input \
             cannot be read.
             """,
-        version: "nfcscan 0.1.0",
+        version: "nfcscan \(NFCScanVersion.string)",
         subcommands: [ScanCommand.self, ReadersCommand.self, StatusCommand.self, DecodeCommand.self],
         defaultSubcommand: ScanCommand.self
     )
