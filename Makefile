@@ -65,8 +65,11 @@ release:
 # The Swift standard library, Foundation and Dispatch linked into the binaries: they start on a
 # system without the toolchain (ldd lists only libc, libstdc++, libgcc_s and the C libraries).
 # Linked with -z now (with the default relro: a read-only GOT, what lintian calls bindnow).
+# Only the three products: the test-support target imports Testing, which the static SDK lacks.
 static-release:
-	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -z -Xlinker now --scratch-path $(STATIC_BUILD)
+	for product in $(EXECUTABLES); do \
+	  $(SWIFT) build -c release --static-swift-stdlib -Xlinker -z -Xlinker now --scratch-path $(STATIC_BUILD) --product $$product || exit 1; \
+	done
 
 # The main job: a simulated poster on a simulated reader (a PN532 on a pseudo-terminal, driven by
 # the real libnfc), read by nfcscan; then a message decoded from a file. Its steps, installing the
