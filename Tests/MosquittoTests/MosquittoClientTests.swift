@@ -1,0 +1,127 @@
+import Foundation
+import Mosquitto
+import Synchronization
+import Testing
+import TestSupport
+
+/// The events a client reported so far, gathered by a task of their own so a test can wait,
+/// bounded, for the one it expects.
+final class EventLog: Sendable {
+    private final class Store: Sendable { let events = Mutex<[MosquittoClient.Event]>([]) }
+    private let store = Store()
+    private let consumer: Task<Void, Never>
+
+    init(_ client: MosquittoClient) {
+        let store = self.store
+        let stream = client.events
+        consumer = Task {
+            for await event in stream { store.events.withLock { $0.append(event) } }
+        }
+    }
+
+    deinit { consumer.cancel() }
+
+    var all: [MosquittoClient.Event] { store.events.withLock { $0 } }
+
+    /// Waits until `predicate` holds for the events so far; false if `timeout` seconds pass first.
+    func wait(timeout: Double = 10, until predicate: ([MosquittoClient.Event]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if predicate(all) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return predicate(all)
+    }
+}
+
+extension MosquittoClient.Event {
+    var isAccepted: Bool { if case .connected(0, _) = self { true } else { false } }
+    var isDisconnected: Bool { if case .disconnected = self { true } else { false } }
+    var acknowledged: Int32? { if case .published(let id) = self { id } else { nil } }
+    var received: (topic: String, text: String, retained: Bool)? {
+        if case .message(let topic, let payload, let retained) = self { (topic, String(decoding: payload, as: UTF8.self), retained) } else { nil }
+    }
+}
+
+@Suite("MosquittoClient against a real broker on loopback", .serialized)
+struct MosquittoClientTests {
+    func options(_ broker: PrivateMosquitto, _ id: String = "test-\(UUID().uuidString.prefix(8))") -> MosquittoClient.Options {
+        var options = MosquittoClient.Options(host: "127.0.0.1", port: broker.port, clientID: id)
+        options.reconnectDelay = 1
+        options.reconnectDelayMaximum = 1
+        return options
+    }
+
+    @Test func publishesAtQoS1AndHearsItsOwnSubscription() async throws {
+        let broker = try PrivateMosquitto()
+        let client = try MosquittoClient(options(broker))
+        let log = EventLog(client)
+        #expect(await log.wait { $0.contains(where: \.isAccepted) })
+        try client.subscribe("nfcscan/test/#")
+        // The subscription is acknowledged before the message is routed only if SUBACK came first;
+        // a retained message arrives either way.
+        let id = try client.publish(.init(topic: "nfcscan/test/scan", text: "{\"seq\":1}", qos: 1, retain: true))
+        #expect(await log.wait { $0.contains { $0.acknowledged == id } })
+        #expect(await log.wait { $0.contains { $0.received?.text == "{\"seq\":1}" } })
+        client.close()
+        #expect(await log.wait { $0.contains(where: \.isDisconnected) })
+    }
+
+    @Test func reconnectsWhenTheBrokerComesBackAndSendsWhatWasQueued() async throws {
+        let broker = try PrivateMosquitto()
+        broker.stop()
+        let client = try MosquittoClient(options(broker))
+        let log = EventLog(client)
+        #expect(await log.wait { $0.contains(where: \.isDisconnected) })
+        #expect(log.all.allSatisfy { !$0.isAccepted })
+        // Queued while there is no connection: sent once it is back.
+        let id = try client.publish(.init(topic: "nfcscan/test/queued", text: "queued", qos: 1))
+        try broker.start()
+        #expect(await log.wait { $0.contains(where: \.isAccepted) })
+        #expect(await log.wait { $0.contains { $0.acknowledged == id } })
+        // And again after an outage in the middle of a connection.
+        broker.stop()
+        let accepted = log.all.filter(\.isAccepted).count
+        #expect(await log.wait { $0.last?.isDisconnected == true })
+        try broker.start()
+        #expect(await log.wait { $0.filter(\.isAccepted).count > accepted })
+        client.close()
+    }
+
+    @Test func aCleanCloseDoesNotSendTheWill() async throws {
+        let broker = try PrivateMosquitto()
+        let watcher = try MosquittoClient(options(broker))
+        let seen = EventLog(watcher)
+        #expect(await seen.wait { $0.contains(where: \.isAccepted) })
+        try watcher.subscribe("nfcscan/will/#")
+        var withWill = options(broker)
+        withWill.will = .init(topic: "nfcscan/will/availability", text: "offline", qos: 1, retain: true)
+        let client = try MosquittoClient(withWill)
+        let log = EventLog(client)
+        #expect(await log.wait { $0.contains(where: \.isAccepted) })
+        try client.publish(.init(topic: "nfcscan/will/availability", text: "online", qos: 1, retain: true))
+        #expect(await seen.wait { $0.contains { $0.received?.text == "online" } })
+        client.close()
+        // A clean close does not send the will: a marker published after it arrives, no "offline" before it.
+        try watcher.publish(.init(topic: "nfcscan/will/marker", text: "marker", qos: 1))
+        #expect(await seen.wait { $0.contains { $0.received?.text == "marker" } })
+        #expect(!seen.all.contains { $0.received?.text == "offline" })
+        watcher.close()
+    }
+
+    @Test func closingWhileTheBrokerIsDownReturns() async throws {
+        let broker = try PrivateMosquitto()
+        broker.stop()
+        let client = try MosquittoClient(options(broker))
+        let log = EventLog(client)
+        #expect(await log.wait { $0.contains(where: \.isDisconnected) })
+        client.close()
+        client.close()
+    }
+
+    @Test func aMissingCAFileIsRefusedAtOnce() throws {
+        var options = MosquittoClient.Options(host: "127.0.0.1", port: 1, clientID: "ca")
+        options.tls = .init(caFile: "/nonexistent/ca.pem")
+        #expect(throws: MosquittoClient.Failure.self) { _ = try MosquittoClient(options) }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Glibc
+
+/// Debian's mosquitto broker with a configuration of the test's own, listening on 127.0.0.1 only
+/// (never beyond loopback) on a port that was free, with no persistence, so nothing on the machine
+/// (a system mosquitto on 1883) can change what a test sees. `stop()` and `start()` again on the
+/// same port are a broker outage.
+public final class PrivateMosquitto: @unchecked Sendable {
+    // @unchecked: `child` changes only in start()/stop(), which a test calls from one task.
+    public let port: Int32
+    /// Its configuration file and anything else a test adds (password file, certificates).
+    public let directory: String
+    public private(set) var child: WatchedChild?
+    private let executable: String
+
+    /// Starts a broker; `extraConfiguration` lines are appended to the listener's configuration
+    /// (`allow_anonymous false`, `password_file …`). Waits (10 s at most) until it listens.
+    public init(extraConfiguration: [String] = ["allow_anonymous true"]) throws {
+        executable = try Repository.installed("mosquitto")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-mosquitto-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        port = try Self.freeLoopbackPort()
+        let configuration = ["listener \(port) 127.0.0.1", "persistence false", "log_dest stderr",
+                             "log_type error", "log_type warning", "log_type notice", "log_type information",
+                             "log_timestamp false"] + extraConfiguration
+        try (configuration.joined(separator: "\n") + "\n").write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Starts it (again) on the same port and waits until it listens there.
+    public func start() throws {
+        guard child == nil else { return }
+        let started = try WatchedChild(executable, ["-c", directory + "/mosquitto.conf"], name: "mosquitto", unblockingSignals: true)
+        child = started
+        // mosquitto says "mosquitto version V starting", opens its listener, then "mosquitto version V running".
+        guard started.waitForLine(startingWith: "mosquitto version", containing: " running", timeout: 10) != nil else {
+            let log = started.stop()
+            child = nil
+            throw Missing(what: "mosquitto did not start on 127.0.0.1:\(port): \(log)")
+        }
+    }
+
+    /// SIGTERM (mosquitto ends at once on it); returns what it logged.
+    @discardableResult
+    public func stop() -> String {
+        guard let child else { return "" }
+        self.child = nil
+        return child.stop()
+    }
+
+    public var log: String { child?.log ?? "" }
+
+    /// A TCP port on 127.0.0.1 the kernel just handed out and that nothing holds now.
+    public static func freeLoopbackPort() throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Missing(what: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Missing(what: "no free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
+        return Int32(UInt16(bigEndian: address.sin_port))
+    }
+}
