@@ -357,7 +357,8 @@ extension DaemonCore {
                 }
                 return
             }
-            effects.append(.observe(.detected(reader: object.readerName, uid: ScannedObject.hex(object.identifier), report: report)))
+            effects.append(.observe(.detected(reader: object.readerName, uid: ScannedObject.hex(object.identifier), report: report,
+                                              session: sessions.active?.id)))
             if let session = sessions.active { detected(report, by: session) } else { offer(report, uid: object.identifier) }
         }
     }
