@@ -65,9 +65,10 @@ let package = Package(
         // What the daemon decides, free of any bus: app handlers and which one an object goes to,
         // and the notification offering it to the person.
         .target(name: "NFCDispatch", dependencies: ["NDEFReport", "NFCScanKit"]),
-        // The background service: readers → dispatcher → notifications → app handlers, on D-Bus.
+        // The background service: readers → dispatcher → notifications → app handlers, on D-Bus;
+        // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
-            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
+            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents", "Mosquitto",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -109,11 +110,12 @@ let package = Package(
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders", "TestSupport"]),
         // The test rigs, written once: a private dbus-daemon, a private pcscd, a private MQTT broker, simulated readers holding virtual
         // objects (in process, or a PN532 on a pseudo-terminal), bounded runs of built and installed programs.
-        .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "NFCTags", "NDEF"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "NFCTags", "NDEF", "Mosquitto"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [
             "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "TestSupport", "POSIXEvents",
+            "Mosquitto",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

@@ -46,13 +46,16 @@ public final class MosquittoClient: @unchecked Sendable {
         }
     }
 
-    /// TLS to the broker: the CA that signs its certificate, and for mutual TLS the client's own.
+    /// TLS to the broker: the CA that signs its certificate (nil: the system's, in
+    /// `systemCAPath`), and for mutual TLS the client's own.
     public struct TLS: Sendable, Equatable {
-        public var caFile: String
+        public var caFile: String?
         public var certificateFile: String?
         public var keyFile: String?
+        /// Debian's directory of trusted CAs (ca-certificates).
+        public static let systemCAPath = "/etc/ssl/certs"
 
-        public init(caFile: String, certificateFile: String? = nil, keyFile: String? = nil) {
+        public init(caFile: String?, certificateFile: String? = nil, keyFile: String? = nil) {
             self.caFile = caFile
             self.certificateFile = certificateFile
             self.keyFile = keyFile
@@ -65,6 +68,9 @@ public final class MosquittoClient: @unchecked Sendable {
         public var clientID: String
         /// Seconds between pings; also how soon the broker notices a lost client and sends its will.
         public var keepalive: Int32 = 30
+        /// False: the broker keeps the subscriptions and queues QoS 1 messages while the client is
+        /// away (a subscriber that must miss nothing); needs a client id that stays the same.
+        public var cleanSession = true
         public var will: Message?
         public var username: String?
         public var password: String?
@@ -127,7 +133,7 @@ public final class MosquittoClient: @unchecked Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
         events = stream
         sink = Sink(continuation)
-        guard let handle = mosquitto_new(options.clientID, true, Unmanaged.passUnretained(sink).toOpaque()) else {
+        guard let handle = mosquitto_new(options.clientID, options.cleanSession, Unmanaged.passUnretained(sink).toOpaque()) else {
             throw Failure(code: Int32(errno), description: "mosquitto_new failed: \(String(cString: strerror(errno)))")
         }
         self.handle = handle
@@ -145,7 +151,7 @@ public final class MosquittoClient: @unchecked Sendable {
                 try check(mosquitto_username_pw_set(handle, options.username, options.password), "username and password")
             }
             if let tls = options.tls {
-                try check(mosquitto_tls_set(handle, tls.caFile, nil, tls.certificateFile, tls.keyFile, nil), "TLS files")
+                try check(mosquitto_tls_set(handle, tls.caFile, tls.caFile == nil ? TLS.systemCAPath : nil, tls.certificateFile, tls.keyFile, nil), "TLS files")
             }
         } catch {
             mosquitto_destroy(handle)
@@ -234,7 +240,7 @@ public final class MosquittoClient: @unchecked Sendable {
         return messageID
     }
 
-    /// Subscribes to `pattern`. Subscriptions are not kept across reconnects (clean sessions):
+    /// Subscribes to `pattern`. With clean sessions subscriptions are not kept across reconnects:
     /// subscribe again on every `.connected`.
     public func subscribe(_ pattern: String, qos: Int32 = 1) throws(Failure) {
         try check(mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")

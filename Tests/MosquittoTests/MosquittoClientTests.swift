@@ -1,47 +1,7 @@
 import Foundation
 import Mosquitto
-import Synchronization
 import Testing
 import TestSupport
-
-/// The events a client reported so far, gathered by a task of their own so a test can wait,
-/// bounded, for the one it expects.
-final class EventLog: Sendable {
-    private final class Store: Sendable { let events = Mutex<[MosquittoClient.Event]>([]) }
-    private let store = Store()
-    private let consumer: Task<Void, Never>
-
-    init(_ client: MosquittoClient) {
-        let store = self.store
-        let stream = client.events
-        consumer = Task {
-            for await event in stream { store.events.withLock { $0.append(event) } }
-        }
-    }
-
-    deinit { consumer.cancel() }
-
-    var all: [MosquittoClient.Event] { store.events.withLock { $0 } }
-
-    /// Waits until `predicate` holds for the events so far; false if `timeout` seconds pass first.
-    func wait(timeout: Double = 10, until predicate: ([MosquittoClient.Event]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while ContinuousClock.now < deadline {
-            if predicate(all) { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return predicate(all)
-    }
-}
-
-extension MosquittoClient.Event {
-    var isAccepted: Bool { if case .connected(0, _) = self { true } else { false } }
-    var isDisconnected: Bool { if case .disconnected = self { true } else { false } }
-    var acknowledged: Int32? { if case .published(let id) = self { id } else { nil } }
-    var received: (topic: String, text: String, retained: Bool)? {
-        if case .message(let topic, let payload, let retained) = self { (topic, String(decoding: payload, as: UTF8.self), retained) } else { nil }
-    }
-}
 
 @Suite("MosquittoClient against a real broker on loopback", .serialized)
 struct MosquittoClientTests {
@@ -55,7 +15,7 @@ struct MosquittoClientTests {
     @Test func publishesAtQoS1AndHearsItsOwnSubscription() async throws {
         let broker = try PrivateMosquitto()
         let client = try MosquittoClient(options(broker))
-        let log = EventLog(client)
+        let log = MQTTEventLog(client)
         #expect(await log.wait { $0.contains(where: \.isAccepted) })
         try client.subscribe("nfcscan/test/#")
         // The subscription is acknowledged before the message is routed only if SUBACK came first;
@@ -71,7 +31,7 @@ struct MosquittoClientTests {
         let broker = try PrivateMosquitto()
         broker.stop()
         let client = try MosquittoClient(options(broker))
-        let log = EventLog(client)
+        let log = MQTTEventLog(client)
         #expect(await log.wait { $0.contains(where: \.isDisconnected) })
         #expect(log.all.allSatisfy { !$0.isAccepted })
         // Queued while there is no connection: sent once it is back.
@@ -91,13 +51,13 @@ struct MosquittoClientTests {
     @Test func aCleanCloseDoesNotSendTheWill() async throws {
         let broker = try PrivateMosquitto()
         let watcher = try MosquittoClient(options(broker))
-        let seen = EventLog(watcher)
+        let seen = MQTTEventLog(watcher)
         #expect(await seen.wait { $0.contains(where: \.isAccepted) })
         try watcher.subscribe("nfcscan/will/#")
         var withWill = options(broker)
         withWill.will = .init(topic: "nfcscan/will/availability", text: "offline", qos: 1, retain: true)
         let client = try MosquittoClient(withWill)
-        let log = EventLog(client)
+        let log = MQTTEventLog(client)
         #expect(await log.wait { $0.contains(where: \.isAccepted) })
         try client.publish(.init(topic: "nfcscan/will/availability", text: "online", qos: 1, retain: true))
         #expect(await seen.wait { $0.contains { $0.received?.text == "online" } })
@@ -113,7 +73,7 @@ struct MosquittoClientTests {
         let broker = try PrivateMosquitto()
         broker.stop()
         let client = try MosquittoClient(options(broker))
-        let log = EventLog(client)
+        let log = MQTTEventLog(client)
         #expect(await log.wait { $0.contains(where: \.isDisconnected) })
         client.close()
         client.close()

@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 
 /// Debian's mosquitto broker with a configuration of the test's own, listening on 127.0.0.1 only
-/// (never beyond loopback) on a port that was free, with no persistence, so nothing on the machine
-/// (a system mosquitto on 1883) can change what a test sees. `stop()` and `start()` again on the
-/// same port are a broker outage.
+/// (never beyond loopback) on a port that was free, so nothing on the machine (a system mosquitto
+/// on 1883) can change what a test sees. `stop()` and `start()` again on the same port are a broker
+/// outage; `persistent` keeps sessions and their queued messages across it (in its directory), so
+/// a subscriber with a persistent session misses nothing while both were away.
 public final class PrivateMosquitto: @unchecked Sendable {
     // @unchecked: `child` changes only in start()/stop(), which a test calls from one task.
     public let port: Int32
@@ -15,12 +16,16 @@ public final class PrivateMosquitto: @unchecked Sendable {
 
     /// Starts a broker; `extraConfiguration` lines are appended to the listener's configuration
     /// (`allow_anonymous false`, `password_file …`). Waits (10 s at most) until it listens.
-    public init(extraConfiguration: [String] = ["allow_anonymous true"]) throws {
+    public init(persistent: Bool = false, extraConfiguration: [String] = ["allow_anonymous true"]) throws {
         executable = try Repository.installed("mosquitto")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-mosquitto-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Self.freeLoopbackPort()
-        let configuration = ["listener \(port) 127.0.0.1", "persistence false", "log_dest stderr",
+        let persistence = persistent ? ["persistence true", "persistence_location \(directory)/", "autosave_interval 0"] : ["persistence false"]
+        // Started as root, mosquitto would switch to the user "mosquitto", who cannot write the
+        // test's directory (the persistence file): it stays the test's user.
+        let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) }.map { ["user \($0)"] } ?? []
+        let configuration = ["listener \(port) 127.0.0.1"] + user + persistence + ["log_dest stderr",
                              "log_type error", "log_type warning", "log_type notice", "log_type information",
                              "log_timestamp false"] + extraConfiguration
         try (configuration.joined(separator: "\n") + "\n").write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
@@ -45,11 +50,19 @@ public final class PrivateMosquitto: @unchecked Sendable {
         }
     }
 
-    /// SIGTERM (mosquitto ends at once on it); returns what it logged.
+    /// SIGTERM until it ends (5 s at most, then WatchedChild's SIGKILL); returns what it logged.
+    /// Once is not enough: mosquitto 2.0 installs its handler, logs "running", and only then sets
+    /// the flag the handler clears, so a SIGTERM right after it started is lost.
     @discardableResult
     public func stop() -> String {
         guard let child else { return "" }
         self.child = nil
+        let deadline = Date().addingTimeInterval(5)
+        while child.process.isRunning, Date() < deadline {
+            kill(child.process.processIdentifier, SIGTERM)
+            var waited = 0
+            while child.process.isRunning, waited < 20 { usleep(10_000); waited += 1 }   // up to 0.2 s per signal
+        }
         return child.stop()
     }
 
