@@ -79,6 +79,68 @@ struct MosquittoClientTests {
         client.close()
     }
 
+    @Test func tlsWithTheBrokersCAConnectsAndWithAnotherIsRefusedAndRetried() async throws {
+        let broker = try PrivateMosquitto(security: .init(tls: true))
+        var right = options(broker)
+        right.tls = .init(caFile: broker.directory + "/ca.pem")
+        let good = try MosquittoClient(right)
+        let accepted = MQTTEventLog(good)
+        #expect(await accepted.wait { $0.contains(where: \.isAccepted) })
+        let id = try good.publish(.init(topic: "nfcscan/tls", text: "over TLS", qos: 1))
+        #expect(await accepted.wait { $0.contains { $0.acknowledged == id } })
+        good.close()
+
+        var wrong = options(broker)
+        wrong.tls = .init(caFile: broker.directory + "/other-ca.pem")
+        let bad = try MosquittoClient(wrong)
+        let refused = MQTTEventLog(bad)
+        // Refused, and tried again (libmosquitto's own loop would have stopped at the first TLS error).
+        #expect(await refused.wait { $0.filter(\.isDisconnected).count >= 2 })
+        #expect(refused.all.allSatisfy { !$0.isAccepted })
+        bad.close()
+    }
+
+    @Test func mutualTLSNeedsTheClientCertificate() async throws {
+        let broker = try PrivateMosquitto(security: .init(tls: true, requireClientCertificate: true))
+        var with = options(broker)
+        with.tls = .init(caFile: broker.directory + "/ca.pem", certificateFile: broker.directory + "/client.pem",
+                         keyFile: broker.directory + "/client.key")
+        let client = try MosquittoClient(with)
+        let log = MQTTEventLog(client)
+        #expect(await log.wait { $0.contains(where: \.isAccepted) })
+        client.close()
+
+        var without = options(broker)
+        without.tls = .init(caFile: broker.directory + "/ca.pem")
+        let anonymous = try MosquittoClient(without)
+        let refused = MQTTEventLog(anonymous)
+        #expect(await refused.wait { $0.filter(\.isDisconnected).count >= 2 })
+        #expect(refused.all.allSatisfy { !$0.isAccepted })
+        anonymous.close()
+    }
+
+    @Test func aWrongPasswordIsRefusedWithTheBrokersReasonAndRetried() async throws {
+        let broker = try PrivateMosquitto(security: .init(users: ["station": "right"]))
+        var wrong = options(broker)
+        wrong.username = "station"
+        wrong.password = "wrong"
+        let bad = try MosquittoClient(wrong)
+        let refused = MQTTEventLog(bad)
+        let refusals = { (events: [MosquittoClient.Event]) in
+            events.filter { if case .connected(let code, _) = $0 { code != 0 } else { false } }
+        }
+        #expect(await refused.wait { refusals($0).count >= 2 })
+        if case .connected(_, let reason)? = refusals(refused.all).first { #expect(reason.lowercased().contains("not authori")) }
+        bad.close()
+
+        var right = wrong
+        right.password = "right"
+        let good = try MosquittoClient(right)
+        let accepted = MQTTEventLog(good)
+        #expect(await accepted.wait { $0.contains(where: \.isAccepted) })
+        good.close()
+    }
+
     @Test func aMissingCAFileIsRefusedAtOnce() throws {
         var options = MosquittoClient.Options(host: "127.0.0.1", port: 1, clientID: "ca")
         options.tls = .init(caFile: "/nonexistent/ca.pem")

@@ -16,18 +16,51 @@ public final class PrivateMosquitto: @unchecked Sendable {
 
     /// Starts a broker; `extraConfiguration` lines are appended to the listener's configuration
     /// (`allow_anonymous false`, `password_file …`). Waits (10 s at most) until it listens.
-    public init(persistent: Bool = false, extraConfiguration: [String] = ["allow_anonymous true"]) throws {
+    /// Who may connect, and how.
+    public struct Security: Sendable {
+        /// A TLS listener: its certificate (for 127.0.0.1) is signed by a test CA made by openssl,
+        /// `ca.pem` in `directory`; `other-ca.pem` is a CA that signed nothing (the wrong one), and
+        /// `client.pem` / `client.key` a client certificate the test CA signed.
+        public var tls = false
+        /// Mutual TLS: a client without a certificate from the test CA is refused.
+        public var requireClientCertificate = false
+        /// Usernames and passwords (a password file made by mosquitto_passwd); empty: anyone.
+        public var users: [String: String] = [:]
+
+        public init(tls: Bool = false, requireClientCertificate: Bool = false, users: [String: String] = [:]) {
+            self.tls = tls
+            self.requireClientCertificate = requireClientCertificate
+            self.users = users
+        }
+    }
+
+    public init(persistent: Bool = false, security: Security = .init(), extraConfiguration: [String] = []) throws {
         executable = try Repository.installed("mosquitto")
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-mosquitto-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         port = try Self.freeLoopbackPort()
+        var access = ["allow_anonymous \(security.users.isEmpty)"]
+        if !security.users.isEmpty {
+            let passwd = try Repository.installed("mosquitto_passwd")
+            let file = directory + "/passwords"
+            for (user, password) in security.users.sorted(by: { $0.key < $1.key }) {
+                let made = try BoundedProcess.run(passwd, (FileManager.default.fileExists(atPath: file) ? ["-b"] : ["-c", "-b"]) + [file, user, password], timeout: 10)
+                guard made.status == 0 else { throw Missing(what: "mosquitto_passwd failed: \(made.output)") }
+            }
+            access.append("password_file \(file)")
+        }
+        if security.tls {
+            try Self.makeCertificates(in: directory)
+            access += ["cafile \(directory)/ca.pem", "certfile \(directory)/server.pem", "keyfile \(directory)/server.key"]
+            if security.requireClientCertificate { access.append("require_certificate true") }
+        }
         let persistence = persistent ? ["persistence true", "persistence_location \(directory)/", "autosave_interval 0"] : ["persistence false"]
         // Started as root, mosquitto would switch to the user "mosquitto", who cannot write the
         // test's directory (the persistence file): it stays the test's user.
         let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) }.map { ["user \($0)"] } ?? []
         let configuration = ["listener \(port) 127.0.0.1"] + user + persistence + ["log_dest stderr",
                              "log_type error", "log_type warning", "log_type notice", "log_type information",
-                             "log_timestamp false"] + extraConfiguration
+                             "log_timestamp false"] + access + extraConfiguration
         try (configuration.joined(separator: "\n") + "\n").write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
         try start()
     }
@@ -67,6 +100,27 @@ public final class PrivateMosquitto: @unchecked Sendable {
     }
 
     public var log: String { child?.log ?? "" }
+
+    /// A test CA, a server certificate it signed for 127.0.0.1, a client certificate it signed,
+    /// and another CA (EC keys: quick to make).
+    static func makeCertificates(in directory: String) throws {
+        let openssl = try Repository.installed("openssl")
+        let script = """
+            set -e
+            cd "$1"
+            for ca in ca other-ca; do
+              "$2" req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=nfcscan test $ca" \\
+                -keyout $ca.key -out $ca.pem 2>/dev/null
+            done
+            for who in server client; do
+              "$2" req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=$who" -keyout $who.key -out $who.csr 2>/dev/null
+              printf 'subjectAltName=IP:127.0.0.1\\n' >$who.ext
+              "$2" x509 -req -in $who.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile $who.ext -out $who.pem 2>/dev/null
+            done
+            """
+        let made = try BoundedProcess.run("/bin/sh", ["-c", script, "sh", directory, openssl], timeout: 30)
+        guard made.status == 0 else { throw Missing(what: "openssl could not make the test certificates: \(made.output)") }
+    }
 
     /// A TCP port on 127.0.0.1 the kernel just handed out and that nothing holds now.
     public static func freeLoopbackPort() throws -> Int32 {
