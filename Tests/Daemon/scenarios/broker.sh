@@ -37,6 +37,8 @@ scenario_broker() {
   wait_for "the spool empty" 10 '[ -z "$(find "$XDG_STATE_HOME/nfcscan/spool" -name "*.json")" ]'
   kill -TERM "$DAEMON_PID"
   wait "$DAEMON_PID" || true
-  wait_for "availability offline after a stop" 10 '[ "$(grep "^nfcscan/counter-2/availability " "$DIR/mqtt.log" | tail -n 1)" = "nfcscan/counter-2/availability offline" ]'
+  wait_for "availability offline after a stop" 10 '[ "$(grep "^nfcscan/counter-2/availability " "$DIR/mqtt.log" | tail -n 1)" = "nfcscan/counter-2/availability offline" ]' || true
+  check "availability: online while it ran, a clean offline after SIGTERM" \
+    test "$(sed -n 's|^nfcscan/counter-2/availability ||p' "$DIR/mqtt.log" | tr '\n' ' ')" = "online offline "
   finish
 }
