@@ -89,23 +89,27 @@ struct BrokerPublisherTests {
         #expect(station.messages(on: "nfcscan/counter_2/availability").last == "offline")
     }
 
+    /// The issue's outage: broker stopped, 100 objects, broker started: exactly 100 distinct event
+    /// ids arrive, in order.
     @Test func eventsReadWhileTheBrokerIsDownArriveInOrderAfterwards() async throws {
         let station = try await Station()
         #expect(await station.seen.wait { _ in station.publisher.state.connected })
         station.broker.stop()
         #expect(await station.seen.wait { _ in !station.publisher.state.connected })
-        for n in 1...20 {
+        for n in 1...100 {
             station.publisher.observe(.detected(reader: "R", uid: String(format: "04%02X", n), report: Self.report(uri: "https://example.org/\(n)"), session: nil))
         }
-        #expect(await station.seen.wait { _ in station.publisher.state.pending == 20 })
-        #expect(try FileManager.default.contentsOfDirectory(atPath: station.spool).filter { $0.hasSuffix(".json") }.count == 20)
+        #expect(await station.seen.wait { _ in station.publisher.state.pending == 100 })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: station.spool).filter { $0.hasSuffix(".json") }.count == 100)
         try station.broker.start()
         #expect(await station.seen.wait(timeout: 20) { _ in station.publisher.state.pending == 0 })
-        #expect(await station.seen.wait(timeout: 20) { _ in station.messages(on: "nfcscan/counter_2/scan").count >= 20 })
-        let seqs = station.messages(on: "nfcscan/counter_2/scan").compactMap {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["seq"] as? Int
+        #expect(await station.seen.wait(timeout: 20) { _ in station.messages(on: "nfcscan/counter_2/scan").count >= 100 })
+        let events = station.messages(on: "nfcscan/counter_2/scan").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
-        #expect(Array(seqs.prefix(20)) == Array(1...20), "\(seqs) \(station.broker.log) \(station.seen.all)")
+        #expect(events.compactMap { $0["seq"] as? Int } == Array(1...100), "\(station.broker.log)")
+        #expect(Set(events.compactMap { $0["event_id"] as? String }).count == 100)
+        #expect(events.compactMap { $0["uid"] as? String } == (1...100).map { String(format: "04%02X", $0) })
         #expect(try FileManager.default.contentsOfDirectory(atPath: station.spool).filter { $0.hasSuffix(".json") }.isEmpty)
         await station.stop()
     }
