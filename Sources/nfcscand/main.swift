@@ -118,6 +118,7 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  observers: publisher.map { [$0] } ?? [],
                                                  deadlines: peerTimeout.map { EffectDeadlines(all: .milliseconds(Int($0 * 1000))) } ?? .init()),
                             logger: logger)
+        publisher?.reportStatus { [daemon] in daemon.brokerChanged($0) }
         let watches: [any Service]
         do {
             watches = try daemon.start()

@@ -4,8 +4,15 @@ import Mosquitto
 @testable import NFCDaemon
 import NDEFReport
 import ServiceLifecycle
+import Synchronization
 import Testing
 import TestSupport
+
+/// What a publisher reported of its state, in order.
+final class StatusLog: Sendable {
+    let reports = Mutex<[BrokerStatus]>([])
+    var all: [BrokerStatus] { reports.withLock { $0 } }
+}
 
 /// The publisher against a real broker on loopback, observed by a subscriber with a persistent
 /// session (it misses nothing across a broker restart).
@@ -24,6 +31,7 @@ struct BrokerPublisherTests {
         let watcher: MosquittoClient
         let seen: MQTTEventLog
         let spool: String
+        let statuses = StatusLog()
 
         init() async throws {
             broker = try PrivateMosquitto(persistent: true)
@@ -42,6 +50,8 @@ struct BrokerPublisherTests {
                 station = counter 2
                 """).broker)
             publisher = BrokerPublisher(settings: settings, password: nil, spoolPath: spool, logger: Logger(label: "test"))
+            let statuses = self.statuses
+            publisher.reportStatus { status in statuses.reports.withLock { $0.append(status) } }
             group = ServiceGroup(configuration: .init(services: [publisher], logger: Logger(label: "test")))
             let group = self.group
             running = Task { try await group.run() }
@@ -103,6 +113,9 @@ struct BrokerPublisherTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: station.spool).filter { $0.hasSuffix(".json") }.count == 100)
         try station.broker.start()
         #expect(await station.seen.wait(timeout: 20) { _ in station.publisher.state.pending == 0 })
+        // Reported for the Broker property: the outage with its reason, the events waiting, then all sent.
+        #expect(station.statuses.all.contains { !$0.connected && $0.lastError != nil && $0.pending == 100 })
+        #expect(await station.seen.wait { _ in station.statuses.all.last.map { $0.connected && $0.pending == 0 && $0.lastError == nil } == true })
         #expect(await station.seen.wait(timeout: 20) { _ in station.messages(on: "nfcscan/counter_2/scan").count >= 100 })
         let events = station.messages(on: "nfcscan/counter_2/scan").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -187,6 +187,21 @@ import Testing
         #expect(observed == [session], "\(scanned)")
     }
 
+    /// The publisher's state becomes the Broker property, announced only when it changes.
+    @Test func theBrokerStatusIsAPropertyChangedOnlyWhenItChanges() {
+        var rig = Rig()
+        #expect(rig.core.scannerProperties["Broker"] == .dictionary(keySignature: "s", valueSignature: "v", []))
+        var status = BrokerStatus(station: "door")
+        status.pending = 2
+        status.lastError = "Connection refused"
+        let first = rig.send(.broker(status))
+        #expect(first == [.update(path: ScannerAPI.path, interface: ScannerAPI.interface, ["Broker": status.busValue])])
+        #expect(rig.send(.broker(status)).isEmpty)
+        guard case .dictionary(_, _, let entries)? = rig.core.scannerProperties["Broker"] else { Issue.record("no Broker"); return }
+        #expect(entries.map(\.key) == [.string("station"), .string("connected"), .string("pending"), .string("dropped"), .string("last-error")])
+        #expect(entries.last?.value == .variant(.string("Connection refused")))
+    }
+
     @Test func aRestartedNotificationServerVoidsTheOldOffers() throws {
         var rig = Rig()
         _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")

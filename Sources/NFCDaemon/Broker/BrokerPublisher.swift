@@ -19,15 +19,7 @@ import Synchronization
 /// on a graceful stop; Home Assistant discovery for each reader seen, on each connection and when
 /// Home Assistant says `online` on `homeassistant/status`.
 public final class BrokerPublisher: DaemonObserver, Service, Sendable {
-    /// What `nfcscan status` and D-Bus will show (issue 15).
-    public struct State: Equatable, Sendable {
-        public var connected = false
-        /// Events in the spool, not yet acknowledged by the broker.
-        public var pending = 0
-        /// Events dropped from a full spool, since the station's first start.
-        public var dropped: UInt64 = 0
-        public var lastError: String?
-    }
+    public typealias State = BrokerStatus
 
     enum Input: Sendable {
         case detected(reader: String, uid: String, report: ReportValue, time: Date)
@@ -46,7 +38,9 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
     private let logger: Logger
     private let inbox: AsyncStream<Input>
     private let sink: AsyncStream<Input>.Continuation
-    private let current = Mutex(State())
+    private let current: Mutex<State>
+    /// Told of each change of `state` (the daemon's `Broker` property); set once the daemon exists.
+    private let reporter = Mutex<(@Sendable (State) -> Void)?>(nil)
 
     public init(settings: BrokerSettings, password: String?, spoolPath: String = SpoolDirectory.defaultPath(),
                 spoolCapacity: Int = BrokerPublisher.defaultSpoolCapacity, logger: Logger) {
@@ -56,9 +50,27 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
         self.spoolCapacity = spoolCapacity
         self.logger = logger
         (inbox, sink) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
+        current = Mutex(State(station: settings.station))
     }
 
     public var state: State { current.withLock { $0 } }
+
+    /// Sends the state now and after every change to `report` (which must not wait: it is called
+    /// from the publisher's task). The daemon is made after its observers, so this comes later.
+    public func reportStatus(to report: @escaping @Sendable (State) -> Void) {
+        reporter.withLock { $0 = report }
+        report(state)
+    }
+
+    /// Changes the state and reports it if it changed.
+    private func update(_ change: (inout State) -> Void) {
+        let (before, after) = current.withLock { state in
+            let before = state
+            change(&state)
+            return (before, state)
+        }
+        if before != after, let report = reporter.withLock({ $0 }) { report(after) }
+    }
 
     public func observe(_ observation: DaemonObservation) {
         // An object read for an app's scan session is the app's.
@@ -93,7 +105,7 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
         var connected = false
         var stopping: Int32?
         func record() {
-            current.withLock { state in
+            update { state in
                 state.connected = connected
                 state.pending = spool.book.pending.count
                 state.dropped = spool.book.dropped
@@ -103,7 +115,7 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
             do {
                 return try client.publish(message)
             } catch {
-                current.withLock { $0.lastError = error.description }
+                update { $0.lastError = error.description }
                 logger.warning("broker: \(error)")
                 return nil
             }
@@ -132,13 +144,13 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
                         }
                         if let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
                     } catch {
-                        current.withLock { $0.lastError = "\(error)" }
+                        update { $0.lastError = "\(error)" }
                         logger.error("broker: an event could not be spooled: \(error)")
                     }
                     if readers.insert(reader).inserted, connected { announce(reader) }
                 case .client(.connected(0, _)):
                     connected = true
-                    current.withLock { $0.lastError = nil }
+                    update { $0.lastError = nil }
                     logger.notice("broker: connected to \(settings.host):\(settings.port)")
                     _ = publish(.init(topic: topics.availability, text: "online", qos: 1, retain: true))
                     do { try client.subscribe(StationTopics.homeAssistantStatus) } catch {
@@ -146,14 +158,14 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
                     }
                     readers.forEach(announce)
                 case .client(.connected(_, let reason)):
-                    current.withLock { $0.lastError = "the broker refused the connection: \(reason)" }
+                    update { $0.lastError = "the broker refused the connection: \(reason)" }
                     logger.warning("broker: \(settings.host):\(settings.port) refused the connection: \(reason)")
                 case .client(.disconnected(let code, let reason)):
                     if connected || state.lastError == nil {
                         logger.warning("broker: not connected to \(settings.host):\(settings.port): \(reason); retrying")
                     }
                     connected = false
-                    if code != 0 { current.withLock { $0.lastError = reason } }
+                    if code != 0 { update { $0.lastError = reason } }
                 case .client(.published(let id)):
                     if let seq = inFlight.removeValue(forKey: id) { spool.acknowledge(seq) }
                     if id == stopping { sink.finish() }

@@ -35,6 +35,9 @@ scenario_broker() {
   check "discovery is retained, naming the scan topic" \
     grep -q '^homeassistant/tag/counter-2_[A-Za-z0-9_-]*/config {"topic":"nfcscan/counter-2/scan","value_template":' "$DIR/retained.log"
   wait_for "the spool empty" 10 '[ -z "$(find "$XDG_STATE_HOME/nfcscan/spool" -name "*.json")" ]'
+  wait_for "Broker: connected, nothing pending" 10 'get_property Broker | grep -q "\"connected\" b true \"pending\" u 0"' || true
+  check "the Broker property: station, connected, nothing pending or dropped, no error" \
+    test "$(get_property Broker)" = 'a{sv} 4 "station" s "counter-2" "connected" b true "pending" u 0 "dropped" t 0'
   kill -TERM "$DAEMON_PID"
   wait "$DAEMON_PID" || true
   wait_for "availability offline after a stop" 10 '[ "$(grep "^nfcscan/counter-2/availability " "$DIR/mqtt.log" | tail -n 1)" = "nfcscan/counter-2/availability offline" ]' || true

@@ -15,6 +15,10 @@ scenario_broker_sigkill() {
   wait_for "nfcscand connected" 15 'grep -q "broker: connected" "$DIR/nfcscand.log"'
   mqtt_broker_stop
   wait_for "the object spooled while the broker is down" 20 '[ -n "$(find "$spool" -name "*.json")" ]'
+  wait_for "Broker: one pending" 10 'get_property Broker | grep -q "\"pending\" u 1"' || true
+  local broker_now; broker_now=$(get_property Broker)
+  check "the Broker property: not connected, one event pending, and why" \
+    test "${broker_now%%\"last-error\" s *}" = 'a{sv} 5 "station" s "door" "connected" b false "pending" u 1 "dropped" t 0 '
   kill -KILL "$DAEMON_PID"
   wait "$DAEMON_PID" 2>/dev/null || true
   check "the event survived the kill in the spool" test "$(find "$spool" -name '*.json' | wc -l)" = 1
