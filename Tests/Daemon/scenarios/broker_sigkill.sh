@@ -19,6 +19,9 @@ scenario_broker_sigkill() {
   local broker_now; broker_now=$(get_property Broker)
   check "the Broker property: not connected, one event pending, and why" \
     test "${broker_now%%\"last-error\" s *}" = 'a{sv} 5 "station" s "door" "connected" b false "pending" u 1 "dropped" t 0 '
+  "$BUILD/nfcscan" status >"$DIR/status.out"
+  check "nfcscan status: the message server unreachable, one scan waiting" \
+    bash -c 'grep -qx "Can'"'"'t reach the message server; trying again." "$1" && grep -qx "1 scan is waiting to be sent." "$1"' _ "$DIR/status.out"
   kill -KILL "$DAEMON_PID"
   wait "$DAEMON_PID" 2>/dev/null || true
   check "the event survived the kill in the spool" test "$(find "$spool" -name '*.json' | wc -l)" = 1
