@@ -117,11 +117,7 @@ public final class MosquittoClient: @unchecked Sendable {
 
     private let handle: OpaquePointer
     private let sink: Sink
-    private let options: Options
-    /// `stopping` and `running` (the loop's thread has not ended), and the backoff's wait, woken by close().
-    private let state = NSCondition()
-    private var stopping = false
-    private var running = false
+    private let loop: Loop
 
     /// libmosquitto's global set-up, done once per process before the first handle.
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
@@ -137,21 +133,18 @@ public final class MosquittoClient: @unchecked Sendable {
             throw Failure(code: Int32(errno), description: "mosquitto_new failed: \(String(cString: strerror(errno)))")
         }
         self.handle = handle
-        self.options = options
         do throws(Failure) {
-            try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "protocol version")
-            try check(mosquitto_reconnect_delay_set(handle, options.reconnectDelay, max(options.reconnectDelay, options.reconnectDelayMaximum), true),
-                      "reconnect delay")
+            try Self.check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "protocol version")
             if let will = options.will {
-                try check(will.payload.withUnsafeBytes {
+                try Self.check(will.payload.withUnsafeBytes {
                     mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
                 }, "will")
             }
             if options.username != nil || options.password != nil {
-                try check(mosquitto_username_pw_set(handle, options.username, options.password), "username and password")
+                try Self.check(mosquitto_username_pw_set(handle, options.username, options.password), "username and password")
             }
             if let tls = options.tls {
-                try check(mosquitto_tls_set(handle, tls.caFile, tls.caFile == nil ? TLS.systemCAPath : nil, tls.certificateFile, tls.keyFile, nil), "TLS files")
+                try Self.check(mosquitto_tls_set(handle, tls.caFile, tls.caFile == nil ? TLS.systemCAPath : nil, tls.certificateFile, tls.keyFile, nil), "TLS files")
             }
         } catch {
             mosquitto_destroy(handle)
@@ -176,8 +169,11 @@ public final class MosquittoClient: @unchecked Sendable {
             Sink.of(context).yield(.message(topic: String(cString: topic), payload: payload, retained: message.pointee.retain))
         }
         mosquitto_threaded_set(handle, true)
-        running = true
-        let thread = Thread { [unowned self] in self.run() }
+        let loop = Loop(handle: handle, options: options, sink: sink)
+        self.loop = loop
+        // The thread holds the loop, not the client: a client dropped without close() still
+        // ends it from deinit.
+        let thread = Thread { loop.run() }
         thread.name = "mosquitto \(options.host):\(options.port)"
         thread.start()
     }
@@ -185,43 +181,6 @@ public final class MosquittoClient: @unchecked Sendable {
     deinit {
         close()
         mosquitto_destroy(handle)
-    }
-
-    /// The loop's thread: connect, run the connection until it ends, wait, connect again; until close().
-    private func run() {
-        var delay = options.reconnectDelay
-        var first = true
-        while !isStopping {
-            let code = first ? mosquitto_connect(handle, options.host, options.port, options.keepalive) : mosquitto_reconnect(handle)
-            first = false
-            if code == MOSQ_ERR_SUCCESS.rawValue {
-                var result: Int32
-                repeat { result = mosquitto_loop(handle, 500, 1) } while result == MOSQ_ERR_SUCCESS.rawValue && !isStopping
-                if isStopping { break }
-                // libmosquitto reports a lost connection through the disconnect callback; a refused
-                // CONNECT only through the connect callback: say it ended either way.
-                if result != MOSQ_ERR_CONN_LOST.rawValue { sink.yield(.disconnected(code: result, reason: Self.describe(result))) }
-                if sink.wasAccepted { delay = options.reconnectDelay }
-            } else {
-                sink.yield(.disconnected(code: code, reason: Self.describe(code)))
-            }
-            state.lock()
-            if !stopping { _ = state.wait(until: Date(timeIntervalSinceNow: Double(delay))) }
-            state.unlock()
-            delay = min(delay * 2, max(options.reconnectDelay, options.reconnectDelayMaximum))
-        }
-        // Whatever the DISCONNECT close() queued is written before the thread ends.
-        _ = mosquitto_loop(handle, 100, 1)
-        state.lock()
-        running = false
-        state.broadcast()
-        state.unlock()
-    }
-
-    private var isStopping: Bool {
-        state.lock()
-        defer { state.unlock() }
-        return stopping
     }
 
     /// Queues `message` and returns the id its `.published` event will carry. Never waits for the
@@ -243,7 +202,7 @@ public final class MosquittoClient: @unchecked Sendable {
     /// Subscribes to `pattern`. With clean sessions subscriptions are not kept across reconnects:
     /// subscribe again on every `.connected`.
     public func subscribe(_ pattern: String, qos: Int32 = 1) throws(Failure) {
-        try check(mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
+        try Self.check(mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
     }
 
     /// Disconnects cleanly (the broker does not send the will) and ends the connection's thread;
@@ -251,13 +210,7 @@ public final class MosquittoClient: @unchecked Sendable {
     public func close() {
         // DISCONNECT first, so the loop's last turn writes it; a no-op while not connected.
         mosquitto_disconnect(handle)
-        state.lock()
-        let first = !stopping
-        stopping = true
-        state.broadcast()
-        while running { state.wait() }
-        state.unlock()
-        if first { sink.finish() }
+        if loop.stop() { sink.finish() }
     }
 
     /// libmosquitto's words for an error code, with errno's for MOSQ_ERR_ERRNO.
@@ -266,8 +219,76 @@ public final class MosquittoClient: @unchecked Sendable {
         return String(cString: mosquitto_strerror(code))
     }
 
-    private func check(_ code: Int32, _ what: String) throws(Failure) {
+    private static func check(_ code: Int32, _ what: String) throws(Failure) {
         guard code == MOSQ_ERR_SUCCESS.rawValue else { throw Failure(code: code, description: "\(what): \(Self.describe(code))") }
+    }
+}
+
+/// The connection's thread and what it shares with `close()`. Held by the thread, not by the
+/// client, so that dropping the client (deinit) can still stop it.
+private final class Loop: @unchecked Sendable {
+    // @unchecked: `stopping` and `running` are only touched with `state` locked; the handle is
+    // used as MosquittoClient's note says (the thread's loop, and thread-safe calls elsewhere).
+    let handle: OpaquePointer
+    let options: MosquittoClient.Options
+    let sink: Sink
+    /// Guards `stopping` and `running` (the thread has not ended); the backoff waits on it, woken by stop().
+    let state = NSCondition()
+    var stopping = false
+    var running = true
+
+    init(handle: OpaquePointer, options: MosquittoClient.Options, sink: Sink) {
+        self.handle = handle
+        self.options = options
+        self.sink = sink
+    }
+
+    /// The loop's thread: connect, run the connection until it ends, wait, connect again; until close().
+    func run() {
+        var delay = options.reconnectDelay
+        var first = true
+        while !isStopping {
+            let code = first ? mosquitto_connect(handle, options.host, options.port, options.keepalive) : mosquitto_reconnect(handle)
+            first = false
+            if code == MOSQ_ERR_SUCCESS.rawValue {
+                var result: Int32
+                repeat { result = mosquitto_loop(handle, 500, 1) } while result == MOSQ_ERR_SUCCESS.rawValue && !isStopping
+                if isStopping { break }
+                // libmosquitto reports a lost connection through the disconnect callback; a refused
+                // CONNECT only through the connect callback: say it ended either way.
+                if result != MOSQ_ERR_CONN_LOST.rawValue { sink.yield(.disconnected(code: result, reason: MosquittoClient.describe(result))) }
+                if sink.wasAccepted { delay = options.reconnectDelay }
+            } else {
+                sink.yield(.disconnected(code: code, reason: MosquittoClient.describe(code)))
+            }
+            state.lock()
+            if !stopping { _ = state.wait(until: Date(timeIntervalSinceNow: Double(delay))) }
+            state.unlock()
+            delay = min(delay * 2, max(options.reconnectDelay, options.reconnectDelayMaximum))
+        }
+        // Whatever the DISCONNECT close() queued is written before the thread ends.
+        _ = mosquitto_loop(handle, 100, 1)
+        state.lock()
+        running = false
+        state.broadcast()
+        state.unlock()
+    }
+
+    var isStopping: Bool {
+        state.lock()
+        defer { state.unlock() }
+        return stopping
+    }
+
+    /// Ends the thread and waits for it; true the first time.
+    func stop() -> Bool {
+        state.lock()
+        defer { state.unlock() }
+        let first = !stopping
+        stopping = true
+        state.broadcast()
+        while running { state.wait() }
+        return first
     }
 }
 

@@ -141,6 +141,19 @@ struct MosquittoClientTests {
         good.close()
     }
 
+    /// Dropping the last reference is a close(): the thread does not keep the client alive.
+    @Test func aClientDroppedWithoutCloseDisconnectsCleanly() async throws {
+        let broker = try PrivateMosquitto()
+        var log: MQTTEventLog?
+        do {
+            let client = try MosquittoClient(options(broker, "dropped"))
+            log = MQTTEventLog(client)
+            #expect(await log?.wait { $0.contains(where: \.isAccepted) } == true)
+        }
+        #expect(await log?.wait { $0.last == .disconnected(code: 0, reason: "No error.") } == true, "\(String(describing: log?.all))")
+        #expect(broker.child?.waitForLine(startingWith: "Client dropped disconnected", timeout: 10) != nil, "\(broker.log)")
+    }
+
     @Test func aMissingCAFileIsRefusedAtOnce() throws {
         var options = MosquittoClient.Options(host: "127.0.0.1", port: 1, clientID: "ca")
         options.tls = .init(caFile: "/nonexistent/ca.pem")
