@@ -82,6 +82,14 @@ struct BrokerSettingsTests {
         }
     }
 
+    /// Found by the config fuzzer: the line numbers kept for file checks made the same settings
+    /// unequal once a comment line moved them.
+    @Test func aCommentLineMoreChangesNothing() throws {
+        let text = "[background]\nignore = camera\n[broker]\nurl = mqtt://[::1]:1883/\n"
+        #expect(try DaemonSettings.parse(text, hostName: "h") == DaemonSettings.parse("# a comment\n" + text, hostName: "h"))
+        #expect(try DaemonSettings.parse("# a comment\n" + text, hostName: "h").broker?.lines["url"] == 5)
+    }
+
     @Test func topicNamesAreReducedForHomeAssistant() {
         #expect(TopicName.reduced("Counter 2/ü") == "Counter_2__")
         #expect(TopicName.reduced("ACS ACR122U 00 00") == "ACS_ACR122U_00_00")

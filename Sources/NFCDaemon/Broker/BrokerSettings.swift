@@ -35,8 +35,16 @@ public struct BrokerSettings: Equatable, Sendable {
     public var clientKeyFile: String?
     /// Topics are `<topicPrefix>/scan` and `<topicPrefix>/availability`.
     public var topicPrefix: String
-    /// The line each key was set on, so checks of the files it names can point at it.
+    /// The line each key was set on, so checks of the files it names can point at it. Not part
+    /// of equality: the same settings written with a comment line more are the same settings.
     public var lines: [String: Int] = [:]
+
+    public static func == (a: BrokerSettings, b: BrokerSettings) -> Bool {
+        a.host == b.host && a.port == b.port && a.tls == b.tls && a.station == b.station && a.content == b.content
+            && a.username == b.username && a.passwordFile == b.passwordFile && a.caFile == b.caFile
+            && a.clientCertificateFile == b.clientCertificateFile && a.clientKeyFile == b.clientKeyFile
+            && a.topicPrefix == b.topicPrefix
+    }
 
     public static let keys = ["url", "station", "publish", "username", "password-file", "ca-file",
                               "client-cert-file", "client-key-file", "topic-prefix"]
