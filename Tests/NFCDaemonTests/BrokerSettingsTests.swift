@@ -58,7 +58,7 @@ struct BrokerSettingsTests {
         ("[broker]\nurl = mqtt://h\ntopic-prefix = a/+/b\n", "/etc/x.conf:3: topic-prefix"),
         ("[broker]\nurl = mqtt://h\ntopic-prefix = a//b\n", "/etc/x.conf:3: topic-prefix"),
         ("[broker]\nurl = mqtt://h\nstation = a/b\n", "/etc/x.conf:3: station"),
-        ("[broker]\nurl = mqtt://h\nurl = mqtt://i\n", "/etc/x.conf:3: url is already set on line 2"),
+        ("[broker]\nurl = mqtt://h\nurl = mqtt://i\n", "/etc/x.conf:3: url is set twice in [broker]"),
         ("[broker]\nurl = mqtt://h\nport = 1\n", "/etc/x.conf:3: unknown setting port in [broker]"),
         ("[broker]\nurl = mqtt://h\nusername =\n", "/etc/x.conf:3: username needs a value"),
         ("[broker]\nurl = mqtt://h\n[broker]\n", "/etc/x.conf:3: [broker] appears twice"),

@@ -60,7 +60,8 @@ public struct BrokerSettings: Equatable, Sendable {
             guard BrokerSettings.keys.contains(key) else {
                 throw problem(line, "unknown setting \(key) in [broker]; [broker] has: \(BrokerSettings.keys.joined(separator: ", "))")
             }
-            if let earlier = values[key] { throw problem(line, "\(key) is already set on line \(earlier.line)") }
+            // Not naming the earlier line: a refusal's text stays the same wherever the lines move.
+            if values[key] != nil { throw problem(line, "\(key) is set twice in [broker]") }
             guard !value.isEmpty else { throw problem(line, "\(key) needs a value") }
             values[key] = (value, line)
         }
