@@ -17,8 +17,9 @@ import Glibc
 /// (`mosquitto_threaded_set`: the loop's thread writes it), so a caller is never blocked by a slow
 /// or absent broker.
 ///
-/// Everything is set in `init` (options, will, credentials, TLS) and the connection is attempted
-/// at once; a broker that is down or refuses is not an error of `init` but a `.disconnected`
+/// Everything is set in `init` (options, will, credentials, TLS); `start()` starts the thread
+/// and the first connection attempt (nothing starts a thread in an initialiser:
+/// Docs/architecture.md). A broker that is down or refuses is not an error but a `.disconnected`
 /// event, and the client keeps retrying until `close()`.
 public final class MosquittoClient: @unchecked Sendable {
     // @unchecked: the libmosquitto handle is not Sendable, but libmosquitto (with
@@ -169,12 +170,18 @@ public final class MosquittoClient: @unchecked Sendable {
             Sink.of(context).yield(.message(topic: String(cString: topic), payload: payload, retained: message.pointee.retain))
         }
         mosquitto_threaded_set(handle, true)
-        let loop = Loop(handle: handle, options: options, sink: sink)
-        self.loop = loop
+        loop = Loop(handle: handle, options: options, sink: sink)
+    }
+
+    /// Starts the connection's thread: connecting, then reconnecting until `close()`. Once; a
+    /// no-op after the first call or after `close()`.
+    public func start() {
+        let loop = self.loop
+        guard loop.begin() else { return }
         // The thread holds the loop, not the client: a client dropped without close() still
         // ends it from deinit.
         let thread = Thread { loop.run() }
-        thread.name = "mosquitto \(options.host):\(options.port)"
+        thread.name = "mosquitto \(loop.options.host):\(loop.options.port)"
         thread.start()
     }
 
@@ -235,7 +242,7 @@ private final class Loop: @unchecked Sendable {
     /// Guards `stopping` and `running` (the thread has not ended); the backoff waits on it, woken by stop().
     let state = NSCondition()
     var stopping = false
-    var running = true
+    var running = false
 
     init(handle: OpaquePointer, options: MosquittoClient.Options, sink: Sink) {
         self.handle = handle
@@ -280,7 +287,16 @@ private final class Loop: @unchecked Sendable {
         return stopping
     }
 
-    /// Ends the thread and waits for it; true the first time.
+    /// Marks the thread as running, unless it was started or stopped before; true if it may start.
+    func begin() -> Bool {
+        state.lock()
+        defer { state.unlock() }
+        guard !running, !stopping else { return false }
+        running = true
+        return true
+    }
+
+    /// Ends the thread (if it runs) and waits for it; true the first time.
     func stop() -> Bool {
         state.lock()
         defer { state.unlock() }

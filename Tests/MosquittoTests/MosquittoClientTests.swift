@@ -15,6 +15,7 @@ struct MosquittoClientTests {
     @Test func publishesAtQoS1AndHearsItsOwnSubscription() async throws {
         let broker = try PrivateMosquitto()
         let client = try MosquittoClient(options(broker))
+        client.start()
         let log = MQTTEventLog(client)
         #expect(await log.wait { $0.contains(where: \.isAccepted) })
         try client.subscribe("nfcscan/test/#")
@@ -31,6 +32,7 @@ struct MosquittoClientTests {
         let broker = try PrivateMosquitto()
         broker.stop()
         let client = try MosquittoClient(options(broker))
+        client.start()
         let log = MQTTEventLog(client)
         #expect(await log.wait { $0.contains(where: \.isDisconnected) })
         #expect(log.all.allSatisfy { !$0.isAccepted })
@@ -51,12 +53,14 @@ struct MosquittoClientTests {
     @Test func aCleanCloseDoesNotSendTheWill() async throws {
         let broker = try PrivateMosquitto()
         let watcher = try MosquittoClient(options(broker))
+        watcher.start()
         let seen = MQTTEventLog(watcher)
         #expect(await seen.wait { $0.contains(where: \.isAccepted) })
         try watcher.subscribe("nfcscan/will/#")
         var withWill = options(broker)
         withWill.will = .init(topic: "nfcscan/will/availability", text: "offline", qos: 1, retain: true)
         let client = try MosquittoClient(withWill)
+        client.start()
         let log = MQTTEventLog(client)
         #expect(await log.wait { $0.contains(where: \.isAccepted) })
         try client.publish(.init(topic: "nfcscan/will/availability", text: "online", qos: 1, retain: true))
@@ -73,6 +77,7 @@ struct MosquittoClientTests {
         let broker = try PrivateMosquitto()
         broker.stop()
         let client = try MosquittoClient(options(broker))
+        client.start()
         let log = MQTTEventLog(client)
         #expect(await log.wait { $0.contains(where: \.isDisconnected) })
         client.close()
@@ -84,6 +89,7 @@ struct MosquittoClientTests {
         var right = options(broker)
         right.tls = .init(caFile: broker.directory + "/ca.pem")
         let good = try MosquittoClient(right)
+        good.start()
         let accepted = MQTTEventLog(good)
         #expect(await accepted.wait { $0.contains(where: \.isAccepted) })
         let id = try good.publish(.init(topic: "nfcscan/tls", text: "over TLS", qos: 1))
@@ -93,6 +99,7 @@ struct MosquittoClientTests {
         var wrong = options(broker)
         wrong.tls = .init(caFile: broker.directory + "/other-ca.pem")
         let bad = try MosquittoClient(wrong)
+        bad.start()
         let refused = MQTTEventLog(bad)
         // Refused, and tried again (libmosquitto's own loop would have stopped at the first TLS error).
         #expect(await refused.wait { $0.filter(\.isDisconnected).count >= 2 })
@@ -106,6 +113,7 @@ struct MosquittoClientTests {
         with.tls = .init(caFile: broker.directory + "/ca.pem", certificateFile: broker.directory + "/client.pem",
                          keyFile: broker.directory + "/client.key")
         let client = try MosquittoClient(with)
+        client.start()
         let log = MQTTEventLog(client)
         #expect(await log.wait { $0.contains(where: \.isAccepted) })
         client.close()
@@ -113,6 +121,7 @@ struct MosquittoClientTests {
         var without = options(broker)
         without.tls = .init(caFile: broker.directory + "/ca.pem")
         let anonymous = try MosquittoClient(without)
+        anonymous.start()
         let refused = MQTTEventLog(anonymous)
         #expect(await refused.wait { $0.filter(\.isDisconnected).count >= 2 })
         #expect(refused.all.allSatisfy { !$0.isAccepted })
@@ -125,6 +134,7 @@ struct MosquittoClientTests {
         wrong.username = "station"
         wrong.password = "wrong"
         let bad = try MosquittoClient(wrong)
+        bad.start()
         let refused = MQTTEventLog(bad)
         let refusals = { (events: [MosquittoClient.Event]) in
             events.filter { if case .connected(let code, _) = $0 { code != 0 } else { false } }
@@ -136,6 +146,7 @@ struct MosquittoClientTests {
         var right = wrong
         right.password = "right"
         let good = try MosquittoClient(right)
+        good.start()
         let accepted = MQTTEventLog(good)
         #expect(await accepted.wait { $0.contains(where: \.isAccepted) })
         good.close()
@@ -147,11 +158,21 @@ struct MosquittoClientTests {
         var log: MQTTEventLog?
         do {
             let client = try MosquittoClient(options(broker, "dropped"))
+            client.start()
             log = MQTTEventLog(client)
             #expect(await log?.wait { $0.contains(where: \.isAccepted) } == true)
         }
         #expect(await log?.wait { $0.last == .disconnected(code: 0, reason: "No error.") } == true, "\(String(describing: log?.all))")
         #expect(broker.child?.waitForLine(startingWith: "Client dropped disconnected", timeout: 10) != nil, "\(broker.log)")
+    }
+
+    /// Made but never started: no thread, and closing (or dropping) it returns at once.
+    @Test func aClientNeverStartedClosesAtOnce() async throws {
+        let client = try MosquittoClient(.init(host: "127.0.0.1", port: 1, clientID: "never"))
+        let log = MQTTEventLog(client)
+        client.close()
+        client.start()
+        #expect(log.all.isEmpty)
     }
 
     @Test func aMissingCAFileIsRefusedAtOnce() throws {

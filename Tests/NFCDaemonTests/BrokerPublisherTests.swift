@@ -40,6 +40,7 @@ struct BrokerPublisherTests {
             watching.reconnectDelay = 1
             watching.reconnectDelayMaximum = 1
             watcher = try MosquittoClient(watching)
+            watcher.start()
             seen = MQTTEventLog(watcher)
             #expect(await seen.wait { $0.contains(where: \.isAccepted) })
             try watcher.subscribe("#", qos: 1)

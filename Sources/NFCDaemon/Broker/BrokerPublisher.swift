@@ -96,6 +96,7 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
             options.tls = .init(caFile: settings.caFile, certificateFile: settings.clientCertificateFile, keyFile: settings.clientKeyFile)
         }
         let client = try MosquittoClient(options)
+        client.start()
         let sink = self.sink
         let forward = Task { for await event in client.events { sink.yield(.client(event)) } }
         defer { forward.cancel() }
