@@ -84,6 +84,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "ndef-bench", dependencies: ["NDEF"], path: "Benchmarks/ndef-bench"),
+        // The figures of a station publishing to an MQTT broker (Benchmarks/broker-bench.sh).
+        .executableTarget(name: "broker-bench", dependencies: [
+            "NFCDaemon", "Mosquitto", "NDEFReport",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], path: "Benchmarks/broker-bench"),
         // Virtual readers with virtual objects for real reader software (a PN532 for libnfc).
         .executableTarget(name: "nfcsim", dependencies: [
             "NDEF", "NFCTags", "NFCSim", "CommandLineIO",
