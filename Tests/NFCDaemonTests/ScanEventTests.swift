@@ -98,5 +98,7 @@ struct SpoolTests {
     @Test func defaultPathFollowsXDG() {
         #expect(SpoolDirectory.defaultPath(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/nfcscan/spool")
         #expect(SpoolDirectory.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/state/nfcscan/spool")
+        #expect(SpoolDirectory.defaultPath(environment: ["STATE_DIRECTORY": "/h/.local/state/nfcscan", "XDG_STATE_HOME": "/s"])
+                == "/h/.local/state/nfcscan/spool")
     }
 }

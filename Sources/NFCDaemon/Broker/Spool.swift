@@ -57,7 +57,14 @@ public final class SpoolDirectory {
     public let path: String
     public private(set) var book: SpoolBook
 
+    /// `$STATE_DIRECTORY/spool` when systemd made the state directory (StateDirectory=nfcscan in
+    /// the station drop-in, systemd/station.conf: the one place under a read-only home the service
+    /// may write), else under $XDG_STATE_HOME or ~/.local/state.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        // systemd joins several directories with ":"; the unit names one.
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !state.isEmpty {
+            return state + "/spool"
+        }
         let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
         return base + "/nfcscan/spool"
