@@ -29,6 +29,8 @@ let package = Package(
                        providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "CSystemd", path: "CNFC/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CMosquitto", path: "CNFC/CMosquitto", pkgConfig: "libmosquitto",
+                       providers: [.apt(["libmosquitto-dev"])]),
 
         // The one poll-and-wake loop (a thread in poll(2) on owned descriptors): Glibc and swift-system only.
         .target(name: "POSIXEvents", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -46,6 +48,8 @@ let package = Package(
         // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),
+        // An MQTT client connection (libmosquitto on its own thread, events as an AsyncStream).
+        .target(name: "Mosquitto", dependencies: ["CMosquitto"]),
         // The reader abstraction and its backends (libnfc, PC/SC); the TagTransport for a selected object.
         .target(name: "NFCReaders", dependencies: ["LibNFC", "PCSC", "NFCTags"]),
         // Unbuffered whole-line output shared by the command-line tools.
@@ -61,9 +65,10 @@ let package = Package(
         // What the daemon decides, free of any bus: app handlers and which one an object goes to,
         // and the notification offering it to the person.
         .target(name: "NFCDispatch", dependencies: ["NDEFReport", "NFCScanKit"]),
-        // The background service: readers → dispatcher → notifications → app handlers, on D-Bus.
+        // The background service: readers → dispatcher → notifications → app handlers, on D-Bus;
+        // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
-            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
+            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents", "Mosquitto",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -79,6 +84,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "ndef-bench", dependencies: ["NDEF"], path: "Benchmarks/ndef-bench"),
+        // The figures of a station publishing to an MQTT broker (Benchmarks/broker-bench.sh).
+        .executableTarget(name: "broker-bench", dependencies: [
+            "NFCDaemon", "Mosquitto", "NDEFReport",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ], path: "Benchmarks/broker-bench"),
         // Virtual readers with virtual objects for real reader software (a PN532 for libnfc).
         .executableTarget(name: "nfcsim", dependencies: [
             "NDEF", "NFCTags", "NFCSim", "CommandLineIO",
@@ -103,12 +114,14 @@ let package = Package(
                           path: "Tests/PCSCReadersProbe"),
         .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "PCSC", "NFCReaders", "TestSupport"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders", "TestSupport"]),
-        // The test rigs, written once: a private dbus-daemon, a private pcscd, simulated readers holding virtual
+        // The test rigs, written once: a private dbus-daemon, a private pcscd, a private MQTT broker, simulated readers holding virtual
         // objects (in process, or a PN532 on a pseudo-terminal), bounded runs of built and installed programs.
-        .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "NFCTags", "NDEF"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "NFCTags", "NDEF", "Mosquitto"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
+        .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [
             "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "TestSupport", "POSIXEvents",
+            "Mosquitto",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

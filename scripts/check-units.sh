@@ -67,6 +67,25 @@ grep -qx '\[D-BUS Service\]' "$dbus" || fail "D-Bus file: no [D-BUS Service] gro
 [ "$(key Exec "$dbus")" = "$(key ExecStart "$unit")" ] || fail "D-Bus Exec= differs from the unit's ExecStart="
 [ "$(basename "$dbus" .service)" = "$(key Name "$dbus")" ] || fail "D-Bus file name is not its Name= plus .service"
 
+# A station's drop-in (systemd/station.conf, Docs/fleets.md) must verify too; its exposure is
+# shown, not limited: it opens the network on purpose.
+mkdir -p "$work/station/nfcscand.service.d"
+cp "$unit" "$work/station/nfcscand.service"
+cp systemd/station.conf "$work/station/nfcscand.service.d/station.conf"
+echo "\$ systemd-analyze verify --user --man=no nfcscand.service (with systemd/station.conf)"
+if ! systemd-analyze verify --user --man=no "$work/station/nfcscand.service" >"$work/verify-station.log" 2>&1; then
+  cat "$work/verify-station.log" >&2
+  fail "systemd-analyze verify failed with the station drop-in"
+elif [ -s "$work/verify-station.log" ]; then
+  cat "$work/verify-station.log" >&2
+  fail "systemd-analyze verify warned with the station drop-in"
+else
+  echo "verify (station): no warnings"
+fi
+station_score=$(systemd-analyze security --offline=true --user "$work/station/nfcscand.service" 2>/dev/null \
+  | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+echo "security (station drop-in): exposure ${station_score:-unknown}"
+
 # The exposure score, 0.0 (tight) to 10.0; --threshold takes tenths.
 threshold=$(awk -v m="$max" 'BEGIN { printf "%d", m * 10 + 0.5 }')
 echo "\$ systemd-analyze security --offline=true --user --threshold=$threshold nfcscand.service"

@@ -12,6 +12,10 @@
 # the machine's network could insert cards into every PC/SC program. Its .deb is downloaded
 # instead (apt checks it against the signed index) and unpacked into .deps/vpcd, which only the
 # private pcscd of scripts/private-pcscd.sh (its own network namespace) loads.
+#
+# mosquitto (the broker the MQTT tests start on their own loopback port) comes with a system service,
+# enabled on machines that run systemd. Debian 12's /etc/mosquitto/mosquitto.conf names no listener,
+# and mosquitto 2 then listens on localhost:1883 only, so it is left as Debian ships it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +27,7 @@ APT_PACKAGES=(
   dbus dunst xvfb libnotify-bin python3-dbusmock python3-pyscard python3-dbus python3-gi xdg-utils socat
   util-linux iproute2
   libglib2.0-dev-bin
+  libmosquitto-dev mosquitto mosquitto-clients
   libclang-rt-14-dev
   dpkg-dev debootstrap lintian binutils bash-completion tmux
 )

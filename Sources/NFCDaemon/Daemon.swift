@@ -168,6 +168,11 @@ public final class Daemon: Service, Sendable {
     public func heartbeat() {
         sink.yield(.heartbeat)
     }
+
+    /// The broker publisher's state, for the `Broker` property (``BrokerPublisher/reportStatus(to:)``).
+    public func brokerChanged(_ status: BrokerStatus) {
+        sink.yield(.broker(status))
+    }
 }
 
 /// How long effects that wait for a peer may take.

@@ -2,21 +2,29 @@ import Foundation
 import NFCScanKit
 
 /// nfcscand's configuration file, `$XDG_CONFIG_HOME/nfcscan/nfcscand.conf` (else
-/// `~/.config/nfcscan/nfcscand.conf`). A missing file means the defaults. Its only setting so
-/// far is for kiosks and stands, which must read whatever the screen or camera does:
+/// `~/.config/nfcscan/nfcscand.conf`). A missing file means the defaults. `[background]` is for
+/// kiosks and stands, which must read whatever the screen or camera does:
 ///
 ///     [background]
 ///     # These conditions do not pause background reading on this machine.
 ///     ignore = screen-off, locked-after-restart
+///
+/// `[broker]` makes the machine a station publishing what it reads to an MQTT broker
+/// (`BrokerSettings`).
 ///
 /// Lines are `key = value`, `[section]` or `#` comments. Anything else is an error naming the
 /// file and line: a setting that silently did nothing would be worse.
 public struct DaemonSettings: Equatable, Sendable {
     /// System conditions that never pause background reading (`BackgroundPause.systemConditions` codes).
     public var ignoredConditions: Set<BackgroundPause> = []
+    /// Where to publish objects read in the background; nil (no `[broker]`): nowhere.
+    public var broker: BrokerSettings?
+    /// The first line of `[broker]`'s password-file, read when the file is loaded.
+    public var brokerPassword: String?
 
-    public init(ignoredConditions: Set<BackgroundPause> = []) {
+    public init(ignoredConditions: Set<BackgroundPause> = [], broker: BrokerSettings? = nil) {
         self.ignoredConditions = ignoredConditions
+        self.broker = broker
     }
 
     public struct Problem: Error, Equatable, CustomStringConvertible {
@@ -40,12 +48,21 @@ public struct DaemonSettings: Equatable, Sendable {
               let text = String(data: data, encoding: .utf8) else {
             throw Problem(path: path, line: 0, detail: "cannot be read as UTF-8 text of at most 64 KiB")
         }
-        return try parse(text, path: path)
+        var settings = try parse(text, path: path)
+        settings.brokerPassword = try settings.broker?.checkFiles(path: path)
+        return settings
     }
 
-    public static func parse(_ text: String, path: String = "nfcscand.conf") throws(Problem) -> DaemonSettings {
+    public static let sections = ["background", "broker"]
+
+    /// The settings `text` gives; `hostName` is the broker's default station. Files the settings
+    /// name are not looked at (`load` does that).
+    public static func parse(_ text: String, path: String = "nfcscand.conf",
+                             hostName: String = ProcessInfo.processInfo.hostName) throws(Problem) -> DaemonSettings {
         var settings = DaemonSettings()
         var section = ""
+        var broker: BrokerSettings.Builder?
+        let problem = { (line: Int, detail: String) in Problem(path: path, line: line, detail: detail) }
         // Lines are cut on "\n" scalars, a "\r" before one dropped: Swift reads "\r\n" as one
         // Character, so a file with Windows line endings would be one long line (and a comment on
         // its first line would hide every setting).
@@ -56,8 +73,13 @@ public struct DaemonSettings: Equatable, Sendable {
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw Problem(path: path, line: number, detail: "a section is written [name]") }
                 section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
-                guard section == "background" else {
-                    throw Problem(path: path, line: number, detail: "unknown section [\(section)]; the sections are: [background]")
+                guard sections.contains(section) else {
+                    throw Problem(path: path, line: number, detail: "unknown section [\(section)]; the sections are: "
+                                  + sections.map { "[\($0)]" }.joined(separator: ", "))
+                }
+                if section == "broker" {
+                    guard broker == nil else { throw Problem(path: path, line: number, detail: "[broker] appears twice") }
+                    broker = BrokerSettings.Builder(sectionLine: number)
                 }
                 continue
             }
@@ -76,12 +98,15 @@ public struct DaemonSettings: Equatable, Sendable {
                     }
                     settings.ignoredConditions.insert(condition)
                 }
+            case ("broker", _):
+                try broker?.set(key, value, line: number, problem: problem)
             case ("", _):
                 throw Problem(path: path, line: number, detail: "\(key) must be inside a section, such as [background]")
             default:
                 throw Problem(path: path, line: number, detail: "unknown setting \(key) in [\(section)]; [background] has: ignore")
             }
         }
+        settings.broker = try broker?.finish(hostName: hostName, problem: problem)
         return settings
     }
 }

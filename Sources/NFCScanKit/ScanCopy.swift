@@ -95,6 +95,16 @@ public protocol ScanCopyCatalog: Sendable {
     func backgroundIgnoring(_ condition: BackgroundPause) -> String
     /// A scan cannot start, or stops, because airplane mode turned the radios off.
     var radioDisabled: String { get }
+
+    // `nfcscan status` on a station publishing to a message server (an MQTT broker, issue 15).
+    /// Connected to the message server, publishing as `station`.
+    func brokerConnected(station: String) -> String
+    /// The message server cannot be reached (or refuses); nfcscand keeps trying.
+    var brokerDisconnected: String { get }
+    /// `count` scans are kept until the message server has them.
+    func brokerWaiting(_ count: Int) -> String
+    /// `count` old scans were dropped because too many were waiting.
+    func brokerDropped(_ count: Int) -> String
 }
 
 public enum ScanCopy {
@@ -158,6 +168,12 @@ public enum ScanCopy {
             ("backgroundPausedOther", copy.backgroundPausedOther, true),
             ("backgroundServiceOff", copy.backgroundServiceOff, true),
             ("radioDisabled", copy.radioDisabled, true),
+            ("brokerConnected", copy.brokerConnected(station: sample), true),
+            ("brokerDisconnected", copy.brokerDisconnected, true),
+            ("brokerWaiting.1", copy.brokerWaiting(1), true),
+            ("brokerWaiting", copy.brokerWaiting(10_000), true),
+            ("brokerDropped.1", copy.brokerDropped(1), true),
+            ("brokerDropped", copy.brokerDropped(10_000), true),
         ] + BackgroundPause.allCases.map { ("backgroundPaused.\($0.rawValue)", copy.backgroundPaused($0), true) }
           + BackgroundPause.systemConditions.flatMap { condition in
             [("backgroundUnchecked.\(condition.rawValue)", copy.backgroundUnchecked(condition), true),
@@ -280,4 +296,12 @@ public struct EnglishScanCopy: ScanCopyCatalog {
         }
     }
     public var radioDisabled: String { "Scanning is off while airplane mode is on." }
+    public func brokerConnected(station: String) -> String { "Scans are sent to the message server as \(station)." }
+    public var brokerDisconnected: String { "Can't reach the message server; trying again." }
+    public func brokerWaiting(_ count: Int) -> String {
+        count == 1 ? "1 scan is waiting to be sent." : "\(count) scans are waiting to be sent."
+    }
+    public func brokerDropped(_ count: Int) -> String {
+        count == 1 ? "1 old scan was dropped: too many were waiting." : "\(count) old scans were dropped: too many were waiting."
+    }
 }

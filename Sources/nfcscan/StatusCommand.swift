@@ -18,6 +18,11 @@ struct StatusCommand: AsyncParsableCommand {
             stable codes: reasons no-reader, scan-session, reader-in-use, camera, airplane-mode, \
             locked-after-restart, screen-off; conditions {"camera": "clear"|"holds"|"unknown"|"ignored", ...}.
 
+            On a station publishing to an MQTT broker ([broker] in nfcscand.conf) it also says \
+            whether the broker is reached, how many scans wait to be sent and how many were \
+            dropped; --json adds "broker": {"station", "connected", "pending", "dropped", \
+            "last_error"} (last_error only after a failure).
+
             Exit status: 0 (also when nfcscand is not running: that is an answer).
             """
     )
@@ -27,29 +32,62 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let copy = ScanCopy.catalog(for: .preferred())
-        guard let bus = try? BusConnection.session() else { return show(running: false, reading: false, reasons: [], conditions: [:], copy: copy) }
+        guard let bus = try? BusConnection.session() else {
+            return show(running: false, reading: false, reasons: [], conditions: [:], broker: nil, copy: copy)
+        }
         defer { bus.close() }
         guard await DaemonScanSession.daemonIsRunning(on: bus),
               let reply = try? await bus.call(destination: DaemonScanSession.busName, path: "/org/nfcscan/Scanner1",
                                               interface: "org.freedesktop.DBus.Properties", member: "GetAll",
                                               [.string("org.nfcscan.Scanner1")], timeout: .seconds(5)),
               let properties = reply.first?.stringKeyedValue else {
-            return show(running: false, reading: false, reasons: [], conditions: [:], copy: copy)
+            return show(running: false, reading: false, reasons: [], conditions: [:], broker: nil, copy: copy)
         }
         let reasons = properties["PausedReasons"]?.arrayValue?.compactMap(\.stringValue) ?? []
         var conditions: [String: String] = [:]
         for entry in properties["Conditions"]?.stringKeyedValue ?? [:] { conditions[entry.key] = entry.value.stringValue }
         show(running: true, reading: properties["BackgroundReading"]?.boolValue ?? false, reasons: reasons,
-             conditions: conditions, copy: copy)
+             conditions: conditions, broker: Broker(properties["Broker"]), copy: copy)
     }
 
-    private func show(running: Bool, reading: Bool, reasons: [String], conditions: [String: String], copy: any ScanCopyCatalog) {
+    /// The daemon's `Broker` property; nil when it has no [broker] (an empty dictionary) or an
+    /// older daemon has no such property.
+    struct Broker {
+        var station: String
+        var connected: Bool
+        var pending: Int
+        var dropped: Int
+        var lastError: String?
+
+        init?(_ value: DBusValue?) {
+            guard let fields = value?.stringKeyedValue, let station = fields["station"]?.stringValue else { return nil }
+            self.station = station
+            connected = fields["connected"]?.boolValue ?? false
+            pending = fields["pending"]?.intValue ?? 0
+            dropped = fields["dropped"]?.intValue ?? 0
+            lastError = fields["last-error"]?.stringValue
+        }
+
+        var report: ReportValue {
+            var fields: [ReportValue.Field] = [
+                .init("station", .string(station)), .init("connected", .bool(connected)),
+                .init("pending", .int(pending)), .init("dropped", .int(dropped)),
+            ]
+            if let lastError { fields.append(.init("last_error", .string(lastError))) }
+            return .object(fields)
+        }
+    }
+
+    private func show(running: Bool, reading: Bool, reasons: [String], conditions: [String: String], broker: Broker?,
+                      copy: any ScanCopyCatalog) {
         if json {
-            writeLine(JSONWriter.string(.object([
+            var fields: [ReportValue.Field] = [
                 .init("running", .bool(running)), .init("background_reading", .bool(reading)),
                 .init("paused_reasons", .array(reasons.map(ReportValue.string))),
                 .init("conditions", .object(conditions.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })),
-            ])))
+            ]
+            if let broker { fields.append(.init("broker", broker.report)) }
+            writeLine(JSONWriter.string(.object(fields)))
             return
         }
         guard running else { return writeLine(copy.backgroundServiceOff) }
@@ -66,6 +104,12 @@ struct StatusCommand: AsyncParsableCommand {
             case .ignored?: writeLine(copy.backgroundIgnoring(condition))
             default: break
             }
+        }
+        if let broker {
+            // The station's name is the configuration's: shown as plain text, never as escapes.
+            writeLine(broker.connected ? copy.brokerConnected(station: DisplayText.sanitized(broker.station)) : copy.brokerDisconnected)
+            if broker.pending > 0 { writeLine(copy.brokerWaiting(broker.pending)) }
+            if broker.dropped > 0 { writeLine(copy.brokerDropped(broker.dropped)) }
         }
     }
 }

@@ -32,9 +32,14 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
               [background]
               ignore = screen-off, locked-after-restart
 
+            With a [broker] section (url = mqtt://host:port, station, publish = records or \
+            identity, …) every object read in the background is published to that MQTT broker, \
+            kept in $XDG_STATE_HOME/nfcscan/spool until the broker has it.
+
             Environment: DBUS_SESSION_BUS_ADDRESS and DBUS_SYSTEM_BUS_ADDRESS (the buses), \
             LIBNFC_DEVICE and PCSCLITE_CSOCK_NAME (which readers), XDG_CONFIG_HOME (the \
-            configuration), XDG_RUNTIME_DIR (where an unlock since boot is remembered), BROWSER \
+            configuration), XDG_RUNTIME_DIR (where an unlock since boot is remembered), \
+            XDG_STATE_HOME (the broker's spool), BROWSER \
             (read by xdg-open when no desktop portal runs).
 
             Exit statuses: 0 stopped by SIGTERM/SIGINT, 64 usage error, 69 no session bus, \
@@ -100,6 +105,8 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         if !settings.ignoredConditions.isEmpty {
             logger.notice("\(settingsPath): never pausing for \(settings.ignoredConditions.map(\.rawValue).sorted())")
         }
+        // A station (issue 15): the publisher observes the core and runs its connection beside it.
+        let publisher = settings.broker.map { BrokerPublisher(settings: $0, password: settings.brokerPassword, logger: logger) }
         // Without a system bus (containers, some test rigs) logind's and NetworkManager's conditions are unknown.
         let systemBus = try? BusConnection.system()
         let daemon = Daemon(bus: bus, systemBus: systemBus,
@@ -108,8 +115,10 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  rfkillDevice: rfkillDevice.isEmpty ? nil : rfkillDevice,
                                                  runtimeDirectory: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"],
                                                  ignoredConditions: settings.ignoredConditions,
+                                                 observers: publisher.map { [$0] } ?? [],
                                                  deadlines: peerTimeout.map { EffectDeadlines(all: .milliseconds(Int($0 * 1000))) } ?? .init()),
                             logger: logger)
+        publisher?.reportStatus { [daemon] in daemon.brokerChanged($0) }
         let watches: [any Service]
         do {
             watches = try daemon.start()
@@ -123,10 +132,11 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         ServiceManager.ready(status: "Looking for objects")
         // A graceful shutdown stops the services in reverse: the condition watches first, then
         // the daemon (sessions end, offers are withdrawn, readers released) while the watchdog
-        // still asks for pings, then the buses are closed.
+        // still asks for pings, then the broker publisher (its last events, a clean offline),
+        // then the buses are closed.
         let buses: [any Service] = [BusService(bus)] + (systemBus.map { [BusService($0)] } ?? [])
         let watchdog: [any Service] = WatchdogService(daemon: daemon).map { [$0] } ?? []
-        let group = ServiceGroup(services: buses + watchdog + [daemon] + watches,
+        let group = ServiceGroup(services: buses + watchdog + (publisher.map { [$0] } ?? []) + [daemon] + watches,
                                  gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
     }

@@ -31,7 +31,8 @@ begin() { # NAME [RIG OPTIONS...]
   export BROWSER="$SUPPORT/record_browser.sh" NFCSCAN_TEST_BROWSER_LOG="$DIR/browser.log"
   # Hermetic: the machine's own system bus (a real logind, NetworkManager) and the developer's
   # configuration never reach the daemons under test; scenarios that want them start stand-ins.
-  export DBUS_SYSTEM_BUS_ADDRESS=${DBUS_SYSTEM_BUS_ADDRESS:-unix:path=$DIR/no-system-bus} XDG_CONFIG_HOME=$DIR/config
+  export DBUS_SYSTEM_BUS_ADDRESS=${DBUS_SYSTEM_BUS_ADDRESS:-unix:path=$DIR/no-system-bus} XDG_CONFIG_HOME=$DIR/config \
+    XDG_STATE_HOME=$DIR/state
   # Every PropertiesChanged of the Scanner1 object, as dbus-monitor prints it.
   dbus-monitor --address "$DBUS_SESSION_BUS_ADDRESS" \
     "type='signal',path='/org/nfcscan/Scanner1',interface='org.freedesktop.DBus.Properties'" >"$DIR/properties.log" 2>&1 &
@@ -52,7 +53,7 @@ finish() {
     rm -rf "$DIR"
   fi
   DIR=""
-  unset DBUS_SESSION_BUS_ADDRESS DBUS_SYSTEM_BUS_ADDRESS DISPLAY NFCSCAN_RIG_DIR XDG_RUNTIME_DIR XDG_CONFIG_HOME
+  unset DBUS_SESSION_BUS_ADDRESS DBUS_SYSTEM_BUS_ADDRESS DISPLAY NFCSCAN_RIG_DIR XDG_RUNTIME_DIR XDG_CONFIG_HOME XDG_STATE_HOME
 }
 
 # An emulated PN532 with one object: arrives after --after seconds (default 4), stays --for.
@@ -118,6 +119,40 @@ pcsc_nfcscand() {
 # pcsc_daemon.
 TWO_BADGES="'$NFCSIM' vpcd --uri https://example.com/badge --after 6 --for 2 &&
   '$NFCSIM' vpcd --text 'Second badge' --after 2 --for 2"
+
+# Debian's mosquitto with a configuration of the scenario's own, on a free port of 127.0.0.1 only
+# (MQTT_PORT), as the scenario's user; its log is mosquitto.log. mqtt_broker_stop and
+# mqtt_broker_start_again (same port) are an outage. mqtt_watch collects what it routes, one
+# "TOPIC PAYLOAD" line each, into FILE.
+mqtt_broker() {
+  MQTT_PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  printf 'listener %s 127.0.0.1\nuser %s\npersistence false\nallow_anonymous true\nlog_dest stderr\nlog_timestamp false\n%s\n' \
+    "$MQTT_PORT" "$(id -un)" 'log_type error
+log_type warning
+log_type notice
+log_type information
+log_type subscribe' >"$DIR/mosquitto.conf"
+  mqtt_broker_start_again
+}
+mqtt_broker_start_again() {
+  : >"$DIR/mosquitto.log"
+  mosquitto -c "$DIR/mosquitto.conf" >>"$DIR/mosquitto.log" 2>&1 &
+  MQTT_PID=$!
+  pids+=($!)
+  wait_for "mosquitto on 127.0.0.1:$MQTT_PORT" 10 'grep -q "^mosquitto version .* running" "$DIR/mosquitto.log"'
+}
+mqtt_broker_stop() {
+  kill "$MQTT_PID" 2>/dev/null || true
+  wait "$MQTT_PID" 2>/dev/null || true
+}
+mqtt_watch() { # FILE TOPIC-FILTER...: returns once the broker has the subscription
+  local file=$1 filter args=() id; shift
+  id=watch-$RANDOM
+  for filter in "$@"; do args+=(-t "$filter"); done
+  mosquitto_sub -h 127.0.0.1 -p "$MQTT_PORT" -i "$id" -q 1 -v "${args[@]}" >"$file" 2>&1 &
+  pids+=($!)
+  wait_for "mosquitto_sub subscribed" 10 'grep -q "^$id 1 " "$DIR/mosquitto.log"'
+}
 
 app() { # NAME ARGS... : a test app; waits until it registered
   local name=$1; shift

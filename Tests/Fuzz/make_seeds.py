@@ -367,6 +367,13 @@ def config_seeds():
     s['no-equals'] = b'[background]\njust words\n'
     s['unclosed-section'] = b'[background\n'
     s['windows-line-endings'] = b'# a reception desk\r\n[background]\r\nignore = screen-off\r\n'
+    # [broker] (issue 15): a station publishing to an MQTT broker.
+    s['broker'] = (b'[broker]\nurl = mqtts://broker.example:8883\nstation = counter-2\npublish = identity\n'
+                   b'username = nfcscan\npassword-file = /p\nca-file = /ca.pem\nclient-cert-file = /c.pem\n'
+                   b'client-key-file = /k.pem\ntopic-prefix = shop/counter-2\n')
+    s['broker-ipv6'] = b'[background]\nignore = camera\n[broker]\nurl = mqtt://[::1]:1883/\n'
+    s['broker-bad-prefix'] = b'[broker]\nurl = mqtt://h\ntopic-prefix = a/#\n'
+    s['broker-twice'] = b'[broker]\nurl = mqtt://h\n[broker]\nurl = mqtt://h\n'
     return s
 
 

@@ -146,7 +146,7 @@ import Testing
             Issue.record("no offer: \(scanned)"); return
         }
         #expect(content.appName == "Posters")
-        #expect(scanned.contains { if case .observe(.detected) = $0 { true } else { false } })
+        #expect(scanned.contains { if case .observe(.detected(_, "04112233445566", _, session: nil)) = $0 { true } else { false } })
         rig.send(.completed(showID, .shown(7)))
         #expect(rig.core.offers[7] != nil)
 
@@ -172,6 +172,36 @@ import Testing
 
     /// A notification server that leaves and another that comes number their notifications each
     /// from 1: the old server's ids name nothing now, so an old offer's action delivers nothing.
+    /// An observer (the broker publisher) must tell the app's objects from background ones.
+    @Test func anObjectReadForASessionIsObservedAsTheSessions() throws {
+        var rig = Rig()
+        let start = rig.request(.startSession(ScanSessionOptions()))
+        guard case .values(let values)? = Rig.answer(start.effects, start.call), let path = values.first?.stringValue,
+              let session = Int(path.split(separator: "/").last ?? "") else {
+            Issue.record("no session: \(start.effects)"); return
+        }
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        let observed = scanned.compactMap { effect -> Int?? in
+            if case .observe(.detected(_, _, _, let session)) = effect { session } else { nil }
+        }
+        #expect(observed == [session], "\(scanned)")
+    }
+
+    /// The publisher's state becomes the Broker property, announced only when it changes.
+    @Test func theBrokerStatusIsAPropertyChangedOnlyWhenItChanges() {
+        var rig = Rig()
+        #expect(rig.core.scannerProperties["Broker"] == .dictionary(keySignature: "s", valueSignature: "v", []))
+        var status = BrokerStatus(station: "door")
+        status.pending = 2
+        status.lastError = "Connection refused"
+        let first = rig.send(.broker(status))
+        #expect(first == [.update(path: ScannerAPI.path, interface: ScannerAPI.interface, ["Broker": status.busValue])])
+        #expect(rig.send(.broker(status)).isEmpty)
+        guard case .dictionary(_, _, let entries)? = rig.core.scannerProperties["Broker"] else { Issue.record("no Broker"); return }
+        #expect(entries.map(\.key) == [.string("station"), .string("connected"), .string("pending"), .string("dropped"), .string("last-error")])
+        #expect(entries.last?.value == .variant(.string("Connection refused")))
+    }
+
     @Test func aRestartedNotificationServerVoidsTheOldOffers() throws {
         var rig = Rig()
         _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")

@@ -19,10 +19,19 @@ public final class WatchedChild: @unchecked Sendable {
     private var ended = false
 
     /// Starts `executable` with `arguments` (standard input /dev/null, the test's environment).
-    public init(_ executable: String, _ arguments: [String], name: String) throws {
+    /// Foundation's Process starts children with signals blocked (the mask survives exec), so a
+    /// program that only installs handlers (mosquitto) would never see SIGTERM: `unblockingSignals`
+    /// starts it through perl (perl-base is Essential in Debian), which clears the mask and puts
+    /// TERM, INT and HUP back to their defaults first, as scripts/private-pcscd.sh does for itself.
+    public init(_ executable: String, _ arguments: [String], name: String, unblockingSignals: Bool = false) throws {
         self.name = name
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        if unblockingSignals {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
+            process.arguments = ["-MPOSIX", "-e", #"sigprocmask(SIG_SETMASK, POSIX::SigSet->new) or die "sigprocmask: $!"; $SIG{$_} = "DEFAULT" for qw(TERM INT HUP); exec { $ARGV[0] } @ARGV or die "exec: $!""#, executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
@@ -42,13 +51,13 @@ public final class WatchedChild: @unchecked Sendable {
     /// Everything it printed so far.
     public var log: String { condition.withLock { text } }
 
-    /// Waits (bounded) for an output line starting with `prefix`; nil if it ended or the time ran out first.
-    public func waitForLine(startingWith prefix: String, timeout: Double) -> String? {
+    /// Waits (bounded) for an output line starting with `prefix` (and holding `part`); nil if it ended or the time ran out first.
+    public func waitForLine(startingWith prefix: String, containing part: String = "", timeout: Double) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) { return String(line) }
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) && (part.isEmpty || $0.contains(part)) }) { return String(line) }
             if ended || !condition.wait(until: deadline) { return nil }
         }
     }

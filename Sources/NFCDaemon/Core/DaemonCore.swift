@@ -100,6 +100,8 @@ struct DaemonCore: Sendable {
     var board: ConditionBoard
     var pausedReasons: [BackgroundPause] = [.noReader]
     var announcedConditions: [BackgroundPause: ConditionState] = [:]
+    /// The station's broker connection (`[broker]`), as the publisher last reported it; nil: none configured.
+    var broker: BrokerStatus?
     var readerStatus = "paused"
     var started = false
     /// Awaited sources that have not reported yet: the readers stay closed meanwhile.
@@ -140,6 +142,11 @@ struct DaemonCore: Sendable {
         case .timerFired(let timer): fired(timer)
         case .heartbeat: effects.append(.watchdog)
         case .stop: stop()
+        case .broker(let status):
+            if status != broker {
+                broker = status
+                effects.append(.update(path: ScannerAPI.path, interface: ScannerAPI.interface, ["Broker": status.busValue]))
+            }
         }
         if started, !stopping { applyConditions() }
         defer { effects = [] }
@@ -259,6 +266,7 @@ struct DaemonCore: Sendable {
         ["BackgroundReading": .boolean(pausedReasons.isEmpty),
          "PausedReasons": .strings(pausedReasons.map(\.rawValue)),
          "Conditions": Self.conditionsValue(announcedConditions),
+         "Broker": broker?.busValue ?? BrokerStatus.noBroker,
          "Version": .string(ScannerAPI.version)]
     }
 
@@ -357,7 +365,8 @@ extension DaemonCore {
                 }
                 return
             }
-            effects.append(.observe(.detected(reader: object.readerName, uid: ScannedObject.hex(object.identifier), report: report)))
+            effects.append(.observe(.detected(reader: object.readerName, uid: ScannedObject.hex(object.identifier), report: report,
+                                              session: sessions.active?.id)))
             if let session = sessions.active { detected(report, by: session) } else { offer(report, uid: object.identifier) }
         }
     }

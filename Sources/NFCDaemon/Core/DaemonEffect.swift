@@ -68,8 +68,9 @@ struct BusObject: Sendable, Equatable {
 /// What the daemon did with an object, for observers (the output seam: issue 15's publisher
 /// adds an observer instead of editing the core).
 public enum DaemonObservation: Sendable, Equatable {
-    /// An object was read in the background or for a session: its report and where.
-    case detected(reader: String, uid: String, report: ReportValue)
+    /// An object was read: its report and where; `session` is the in-app scan session it was
+    /// read for (the app's, which a publisher must not send anywhere), nil in the background.
+    case detected(reader: String, uid: String, report: ReportValue, session: Int?)
     /// It was offered to an app (`app` nil: its web link, to the browser).
     case offered(notification: UInt32, app: String?)
     /// The person chose it and it was handed on (`success`), or could not be.

@@ -28,6 +28,8 @@ enum DaemonInput: Sendable {
     case heartbeat
     /// SIGTERM: end sessions, withdraw offers, release the readers, then finish.
     case stop
+    /// The broker publisher's connection changed (issue 15): shown as the `Broker` property.
+    case broker(BrokerStatus)
 }
 
 /// The number the runtime gives a method call waiting for its answer.

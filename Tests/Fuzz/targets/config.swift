@@ -4,7 +4,7 @@
 // that silently does something else.
 //
 // Beyond "no crash": accepted settings hold only the conditions a kiosk may ignore and read back
-// the same from their canonical spelling; a refusal names the file and a line of it; and lines
+// the same from their canonical spelling; an accepted [broker] has a usable topic prefix and port; a refusal names the file and a line of it; and lines
 // are independent: a comment line added at the end changes nothing, one added at the start moves
 // a refusal down one line.
 @testable import NFCDaemon
@@ -23,7 +23,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             violated("ignores \(settings.ignoredConditions.map(\.rawValue)), not only system conditions", input)
         }
         let canonical = "[background]\nignore = " + settings.ignoredConditions.map(\.rawValue).sorted().joined(separator: ", ") + "\n"
-        if parse(canonical, path) != .success(settings) { violated("canonical spelling \(canonical.debugDescription) reads otherwise", input) }
+        if (try? parse(canonical, path).get())?.ignoredConditions != settings.ignoredConditions {
+            violated("canonical spelling \(canonical.debugDescription) reads otherwise", input)
+        }
+        if let broker = settings.broker, !TopicName.isValidPrefix(broker.topicPrefix) || !(1...65535).contains(broker.port) {
+            violated("accepted a [broker] publishing on \(broker.topicPrefix.debugDescription) port \(broker.port)", input)
+        }
     case .failure(let problem):
         if problem.path != path || !problem.description.hasPrefix(path + ":") { violated("refusal \(problem) does not name the file", input) }
         if problem.line < 1 || problem.line > text.unicodeScalars.count + 1 { violated("refusal \(problem) names no line of the file", input) }
