@@ -72,6 +72,22 @@ struct BrokerPublisherTests {
         }
     }
 
+    /// A reader the daemon starts using is a Home Assistant tag scanner before its first object:
+    /// a scan that arrived before the discovery would be lost to Home Assistant.
+    @Test func aReaderIsAnnouncedBeforeItsFirstObject() async throws {
+        let station = try await Station()
+        #expect(await station.seen.wait { _ in station.messages(on: "nfcscan/counter_2/availability") == ["online"] })
+        station.publisher.observe(.reader(name: "ACS ACR122U"))
+        let discovery = "homeassistant/tag/counter_2_ACS_ACR122U/config"
+        #expect(await station.seen.wait { _ in station.messages(on: discovery).count == 1 })
+        #expect(station.messages(on: "nfcscan/counter_2/scan").isEmpty)
+        // Its first object does not announce it again.
+        station.publisher.observe(.detected(reader: "ACS ACR122U", uid: "04A1B2", report: Self.report(uri: "https://example.com/"), session: nil))
+        #expect(await station.seen.wait { _ in station.messages(on: "nfcscan/counter_2/scan").count == 1 })
+        #expect(station.messages(on: discovery).count == 1)
+        await station.stop()
+    }
+
     @Test func aBackgroundObjectIsPublishedOnceWithAvailabilityAndDiscovery() async throws {
         let station = try await Station()
         #expect(await station.seen.wait { _ in station.messages(on: "nfcscan/counter_2/availability") == ["online"] })

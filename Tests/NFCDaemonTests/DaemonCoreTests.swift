@@ -67,8 +67,12 @@ import Testing
         var rig = Rig()
         #expect(rig.paused == [])
         #expect(rig.core.readers.count == 1)
+
         rig.send(.reading(generation: 1, .readerRemoved(rig.readerID, problem: "unplugged")))
         #expect(rig.paused == ["no-reader"])
+        let token = Rig.Token()
+        let again = rig.send(.reading(generation: 1, .readerAdded(ObjectIdentifier(token), name: "Second", backend: .libnfc)))
+        #expect(again.contains(.observe(.reader(name: "Second"))), "observers hear of a reader before its first object")
     }
 
     /// The camera and rfkill answer from this machine at once: their first reports come before

@@ -23,6 +23,7 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
 
     enum Input: Sendable {
         case detected(reader: String, uid: String, report: ReportValue, time: Date)
+        case reader(String)
         case client(MosquittoClient.Event)
         case stop
         case stopTimedOut
@@ -73,9 +74,13 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
     }
 
     public func observe(_ observation: DaemonObservation) {
+        switch observation {
+        case .reader(let name): sink.yield(.reader(name))
         // An object read for an app's scan session is the app's.
-        guard case .detected(let reader, let uid, let report, session: nil) = observation else { return }
-        sink.yield(.detected(reader: reader, uid: uid, report: report, time: Date()))
+        case .detected(let reader, let uid, let report, session: nil):
+            sink.yield(.detected(reader: reader, uid: uid, report: report, time: Date()))
+        default: break
+        }
     }
 
     public func run() async throws {
@@ -134,7 +139,11 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
         await withGracefulShutdownHandler {
             for await input in inbox {
                 switch input {
+                case .reader(let reader):
+                    if readers.insert(reader).inserted, connected { announce(reader) }
                 case .detected(let reader, let uid, let report, let time):
+                    // Announced before its first event, so Home Assistant knows the scanner first.
+                    if readers.insert(reader).inserted, connected { announce(reader) }
                     let content = settings.content
                     let station = settings.station
                     do {
@@ -148,7 +157,6 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
                         update { $0.lastError = "\(error)" }
                         logger.error("broker: an event could not be spooled: \(error)")
                     }
-                    if readers.insert(reader).inserted, connected { announce(reader) }
                 case .client(.connected(0, _)):
                     connected = true
                     update { $0.lastError = nil }

@@ -320,6 +320,7 @@ extension DaemonCore {
             readerNumbers[key] = number
             readers[number] = ReaderEntry(id: id, name: name, backend: backend)
             log(.info, "using reader \(name)", ["backend": backend.rawValue])
+            effects.append(.observe(.reader(name: name)))
             effects.append(.publish(BusObject(
                 path: Self.readerPath(number), kind: .reader, interface: ScannerAPI.readerInterface,
                 properties: ["Name": .string(name), "Backend": .string(backend.rawValue), "Status": .string(readerStatus)], owner: nil)))

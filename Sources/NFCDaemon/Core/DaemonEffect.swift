@@ -68,6 +68,9 @@ struct BusObject: Sendable, Equatable {
 /// What the daemon did with an object, for observers (the output seam: issue 15's publisher
 /// adds an observer instead of editing the core).
 public enum DaemonObservation: Sendable, Equatable {
+    /// A reader came into use (at start, after a pause, or plugged in): an observer that names
+    /// readers elsewhere (Home Assistant's discovery) announces it before its first object.
+    case reader(name: String)
     /// An object was read: its report and where; `session` is the in-app scan session it was
     /// read for (the app's, which a publisher must not send anywhere), nil in the background.
     case detected(reader: String, uid: String, report: ReportValue, session: Int?)
