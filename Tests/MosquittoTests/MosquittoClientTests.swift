@@ -12,6 +12,18 @@ struct MosquittoClientTests {
         return options
     }
 
+    /// A client with `options` is refused, and tries again: libmosquitto's own loop would have
+    /// stopped at the first TLS error, and a station must keep trying.
+    func expectRefusedAndRetried(_ options: MosquittoClient.Options,
+                                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let client = try MosquittoClient(options)
+        client.start()
+        let refused = MQTTEventLog(client)
+        #expect(await refused.wait { $0.filter(\.isDisconnected).count >= 2 }, sourceLocation: sourceLocation)
+        #expect(refused.all.allSatisfy { !$0.isAccepted }, sourceLocation: sourceLocation)
+        client.close()
+    }
+
     @Test func publishesAtQoS1AndHearsItsOwnSubscription() async throws {
         let broker = try PrivateMosquitto()
         let client = try MosquittoClient(options(broker))
@@ -98,13 +110,7 @@ struct MosquittoClientTests {
 
         var wrong = options(broker)
         wrong.tls = .init(caFile: broker.directory + "/other-ca.pem")
-        let bad = try MosquittoClient(wrong)
-        bad.start()
-        let refused = MQTTEventLog(bad)
-        // Refused, and tried again (libmosquitto's own loop would have stopped at the first TLS error).
-        #expect(await refused.wait { $0.filter(\.isDisconnected).count >= 2 })
-        #expect(refused.all.allSatisfy { !$0.isAccepted })
-        bad.close()
+        try await expectRefusedAndRetried(wrong)
     }
 
     @Test func mutualTLSNeedsTheClientCertificate() async throws {
@@ -120,12 +126,7 @@ struct MosquittoClientTests {
 
         var without = options(broker)
         without.tls = .init(caFile: broker.directory + "/ca.pem")
-        let anonymous = try MosquittoClient(without)
-        anonymous.start()
-        let refused = MQTTEventLog(anonymous)
-        #expect(await refused.wait { $0.filter(\.isDisconnected).count >= 2 })
-        #expect(refused.all.allSatisfy { !$0.isAccepted })
-        anonymous.close()
+        try await expectRefusedAndRetried(without)
     }
 
     @Test func aWrongPasswordIsRefusedWithTheBrokersReasonAndRetried() async throws {
