@@ -12,6 +12,16 @@ struct MosquittoClientTests {
         return options
     }
 
+    /// A client with `options`, started, once the broker has accepted it.
+    func connected(_ options: MosquittoClient.Options,
+                   sourceLocation: SourceLocation = #_sourceLocation) async throws -> (MosquittoClient, MQTTEventLog) {
+        let client = try MosquittoClient(options)
+        client.start()
+        let log = MQTTEventLog(client)
+        #expect(await log.wait { $0.contains(where: \.isAccepted) }, sourceLocation: sourceLocation)
+        return (client, log)
+    }
+
     /// A client with `options` is refused, and tries again: libmosquitto's own loop would have
     /// stopped at the first TLS error, and a station must keep trying.
     func expectRefusedAndRetried(_ options: MosquittoClient.Options,
@@ -26,10 +36,7 @@ struct MosquittoClientTests {
 
     @Test func publishesAtQoS1AndHearsItsOwnSubscription() async throws {
         let broker = try PrivateMosquitto()
-        let client = try MosquittoClient(options(broker))
-        client.start()
-        let log = MQTTEventLog(client)
-        #expect(await log.wait { $0.contains(where: \.isAccepted) })
+        let (client, log) = try await connected(options(broker))
         try client.subscribe("nfcscan/test/#")
         // The subscription is acknowledged before the message is routed only if SUBACK came first;
         // a retained message arrives either way.
@@ -64,17 +71,11 @@ struct MosquittoClientTests {
 
     @Test func aCleanCloseDoesNotSendTheWill() async throws {
         let broker = try PrivateMosquitto()
-        let watcher = try MosquittoClient(options(broker))
-        watcher.start()
-        let seen = MQTTEventLog(watcher)
-        #expect(await seen.wait { $0.contains(where: \.isAccepted) })
+        let (watcher, seen) = try await connected(options(broker))
         try watcher.subscribe("nfcscan/will/#")
         var withWill = options(broker)
         withWill.will = .init(topic: "nfcscan/will/availability", text: "offline", qos: 1, retain: true)
-        let client = try MosquittoClient(withWill)
-        client.start()
-        let log = MQTTEventLog(client)
-        #expect(await log.wait { $0.contains(where: \.isAccepted) })
+        let (client, _) = try await connected(withWill)
         try client.publish(.init(topic: "nfcscan/will/availability", text: "online", qos: 1, retain: true))
         #expect(await seen.wait { $0.contains { $0.received?.text == "online" } })
         client.close()
@@ -100,10 +101,7 @@ struct MosquittoClientTests {
         let broker = try PrivateMosquitto(security: .init(tls: true))
         var right = options(broker)
         right.tls = .init(caFile: broker.directory + "/ca.pem")
-        let good = try MosquittoClient(right)
-        good.start()
-        let accepted = MQTTEventLog(good)
-        #expect(await accepted.wait { $0.contains(where: \.isAccepted) })
+        let (good, accepted) = try await connected(right)
         let id = try good.publish(.init(topic: "nfcscan/tls", text: "over TLS", qos: 1))
         #expect(await accepted.wait { $0.contains { $0.acknowledged == id } })
         good.close()
@@ -118,10 +116,7 @@ struct MosquittoClientTests {
         var with = options(broker)
         with.tls = .init(caFile: broker.directory + "/ca.pem", certificateFile: broker.directory + "/client.pem",
                          keyFile: broker.directory + "/client.key")
-        let client = try MosquittoClient(with)
-        client.start()
-        let log = MQTTEventLog(client)
-        #expect(await log.wait { $0.contains(where: \.isAccepted) })
+        let (client, _) = try await connected(with)
         client.close()
 
         var without = options(broker)
@@ -146,10 +141,7 @@ struct MosquittoClientTests {
 
         var right = wrong
         right.password = "right"
-        let good = try MosquittoClient(right)
-        good.start()
-        let accepted = MQTTEventLog(good)
-        #expect(await accepted.wait { $0.contains(where: \.isAccepted) })
+        let (good, _) = try await connected(right)
         good.close()
     }
 

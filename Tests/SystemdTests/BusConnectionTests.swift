@@ -7,6 +7,23 @@ import Testing
 
 /// sd-bus through the Swift layer, against a real dbus-daemon.
 @Suite(.serialized) struct BusConnectionTests {
+    /// A private bus with a server that owns org.nfcscan.Test and a client: what most tests here
+    /// start from.
+    struct Peers {
+        let bus: PrivateBus
+        let server: BusConnection
+        let client: BusConnection
+
+        init() throws {
+            bus = try PrivateBus()
+            server = try BusConnection.connect(address: bus.address)
+            client = try BusConnection.connect(address: bus.address)
+            do { try server.requestName("org.nfcscan.Test") } catch { close(); throw error }
+        }
+
+        func close() { server.close(); client.close() }
+    }
+
     static let sample: [DBusValue] = [
         .byte(200), .boolean(true), .int16(-3), .uint16(65000), .int32(-70000), .uint32(4_000_000_000),
         .int64(-1 << 40), .uint64(1 << 63), .double(2.5), .string("héllo \u{202E} <b>"),
@@ -19,11 +36,9 @@ import Testing
     ]
 
     @Test func valuesSurviveARoundTripThroughTheBus() async throws {
-        let bus = try PrivateBus()
-        let server = try BusConnection.connect(address: bus.address)
-        let client = try BusConnection.connect(address: bus.address)
-        defer { server.close(); client.close() }
-        try server.requestName("org.nfcscan.Test")
+        let peers = try Peers()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
         let export = try server.exportSubtree("/org/nfcscan/Test") { call in
             switch call.member {
             case "Echo": call.reply(call.arguments)
@@ -43,11 +58,9 @@ import Testing
     }
 
     @Test func errorsComeBackTyped() async throws {
-        let bus = try PrivateBus()
-        let server = try BusConnection.connect(address: bus.address)
-        let client = try BusConnection.connect(address: bus.address)
-        defer { server.close(); client.close() }
-        try server.requestName("org.nfcscan.Test")
+        let peers = try Peers()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
         let export = try server.exportSubtree("/") { call in call.fail("org.nfcscan.Error.Nope", "not today") }
         defer { export.cancel() }
 
@@ -82,11 +95,9 @@ import Testing
     }
 
     @Test func fileDescriptorsArePassedAsDuplicates() async throws {
-        let bus = try PrivateBus()
-        let server = try BusConnection.connect(address: bus.address)
-        let client = try BusConnection.connect(address: bus.address)
-        defer { server.close(); client.close() }
-        try server.requestName("org.nfcscan.Test")
+        let peers = try Peers()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
         let export = try server.exportSubtree("/fd") { call in
@@ -133,11 +144,9 @@ import Testing
     /// corrupted those counts (each message dropped outside the connection's lock): nfcscand
     /// aborted in sd-bus (`bus_free: s->floating`) or crashed in libdispatch.
     @Test func callsRepliesAndSignalsFromManyThreadsAtOnce() async throws {
-        let bus = try PrivateBus()
-        let server = try BusConnection.connect(address: bus.address)
-        let client = try BusConnection.connect(address: bus.address)
-        defer { server.close(); client.close() }
-        try server.requestName("org.nfcscan.Test")
+        let peers = try Peers()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
         let export = try server.exportSubtree("/org/nfcscan/Test") { call in
             // Answered from another thread than the connection's, as the daemon's loop does.
             Task.detached {
@@ -178,11 +187,9 @@ import Testing
 
     /// A peer that never answers must not hold a stopping caller for the call's whole timeout.
     @Test func aCancelledCallStopsWaitingAtOnce() async throws {
-        let bus = try PrivateBus()
-        let server = try BusConnection.connect(address: bus.address)
-        let client = try BusConnection.connect(address: bus.address)
-        defer { server.close(); client.close() }
-        try server.requestName("org.nfcscan.Test")
+        let peers = try Peers()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
         let taken = LockedCalls()
         let export = try server.exportSubtree("/org/nfcscan/Test") { call in taken.keep(call) }
         defer { export.cancel() }
