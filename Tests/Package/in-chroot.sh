@@ -97,6 +97,13 @@ managed_objects() {
   out=$(bus "--dest=org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager.GetManagedObjects") \
     && grep -q '^method return' <<<"$out" && grep -q "$1" <<<"$out"
 }
+# Whether anything owns the name. Asking this of the bus never starts a service; calling the
+# name itself does, so waiting on managed_objects alone would race the by-hand daemon against
+# one the bus activates (the loser exits 75: the name is taken).
+name_owned() {
+  bus "--dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.nfcscan.Scanner1" \
+    | grep -q 'boolean true'
+}
 start_bus() {
   mkdir -p /tmp/bus && chown tester: /tmp/bus
   bg_tester "dbus-daemon --session --address=unix:path=/tmp/bus/socket --nofork --nopidfile" >/tmp/dbus.log 2>&1 &
@@ -108,7 +115,7 @@ if start_bus; then
   DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/bus/socket LIBNFC_DEVICE=pn532_uart:/tmp/reader LIBNFC_AUTO_SCAN=false \
     bg_tester "nfcscand --config ~/nfcscand.conf --camera-devices '' --rfkill-device ''" >/tmp/nfcscand.log 2>&1 &
   daemon=$!; pids+=("$daemon")
-  if wait_for 20 managed_objects '"org.nfcscan.Reader1"'; then
+  if wait_for 20 name_owned && wait_for 20 managed_objects '"org.nfcscan.Reader1"'; then
     pass "nfcscand (by hand, example nfcscand.conf): GetManagedObjects lists the simulated reader: $(grep -o 'object path "/org/nfcscan/Scanner1/readers/[^"]*"' <<<"$out" | head -n 1)"
     ver=$(bus "--dest=org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.Properties.Get string:org.nfcscan.Scanner1 string:Version")
     grep -q "\"$version\"" <<<"$ver" && pass "Version property: $version" || { echo "$ver" >&2; fail "Version property"; }
