@@ -71,13 +71,13 @@ let package = Package(
         // The background service: readers → dispatcher → notifications → app handlers, on D-Bus;
         // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
-            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents", "Mosquitto",
+            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents", "Mosquitto", "DesktopEntries",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.embedInCode("dbus")]),
         .executableTarget(name: "nfcscand", dependencies: [
-            "NFCDaemon", "Systemd",
+            "NFCDaemon", "Systemd", "DesktopEntries",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [
             "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "TestSupport", "POSIXEvents",
-            "Mosquitto",
+            "Mosquitto", "DesktopEntries",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

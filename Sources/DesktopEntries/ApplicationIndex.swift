@@ -23,6 +23,11 @@ public struct ApplicationIndex: Sendable, Equatable {
     public struct Refusal: Sendable, Equatable, CustomStringConvertible {
         public let path: String
         public let problem: DesktopEntryProblem
+        public init(path: String, problem: DesktopEntryProblem) {
+            self.path = path
+            self.problem = problem
+        }
+
         public var description: String { problem.line > 0 ? "\(path):\(problem.line): \(problem.detail)" : "\(path): \(problem.detail)" }
     }
 
