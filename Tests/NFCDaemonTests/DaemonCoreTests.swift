@@ -364,8 +364,8 @@ import Testing
 @Suite struct DeclaredAppCoreTests {
     typealias Rig = DaemonCoreTests.Rig
 
-    static func installed(dbus: Bool = true) throws -> InstalledApps {
-        let text = "[Desktop Entry]\nType=Application\nName=Posters\n" + (dbus ? "DBusActivatable=true\n" : "Exec=posters %f\n")
+    static func installed(dbus: Bool = true, exec: String = "posters %f") throws -> InstalledApps {
+        let text = "[Desktop Entry]\nType=Application\nName=Posters\nIcon=poster\n" + (dbus ? "DBusActivatable=true\n" : "Exec=\(exec)\n")
             + "X-NFCScan-Filters=uri-scheme=https,uri-host=example.com\n"
         let entry = try DesktopEntry(id: DesktopFileID(relativePath: "org.example.Posters.desktop")!, path: "/apps/org.example.Posters.desktop",
                                      file: DesktopEntryFile(bytes: Array(text.utf8)))
@@ -448,5 +448,26 @@ import Testing
         #expect(apps[1]["running"] == .boolean(false))
         #expect(apps[1]["filters"] == .array(elementSignature: "a{sv}", [.vardict(["uri-scheme": .string("https"), "uri-host": .string("example.com")])]))
         #expect(values[1] == .strings(["/apps/bad.desktop:3: no Name"]))
+    }
+
+    @Test func anExecAppGetsTheObjectsJSONOrTheLinkAndIsNeverStartedTwice() throws {
+        var rig = Rig()
+        rig.send(.applications(try Self.installed(dbus: false, exec: "posters --open %f %i")))
+        guard case .launch(let delivery, let launch)? = Self.choose(&rig).first else { Issue.record("not launched"); return }
+        #expect(launch.exec.expanded(launch.values) == ["posters", "--open", "--icon", "poster"])
+        #expect(launch.values.location == "/apps/org.example.Posters.desktop")
+        #expect(launch.json?.contains("\"uri\": \"https://example.com/poster\"") == true || launch.json?.contains("\"uri\":\"https://example.com/poster\"") == true)
+        let failed = rig.send(.completed(delivery, .refused(name: nil, message: "posters is not an installed program")))
+        #expect(!failed.contains { if case .armTimer = $0 { true } else { false } })
+        #expect(failed.contains(.observe(.delivered(notification: 7, app: "Posters", success: false))))
+        #expect(failed.contains { if case .notify(_, let content, _) = $0 { content.summary.contains("couldn't be sent to Posters") } else { false } })
+
+        var linked = Rig()
+        linked.send(.applications(try Self.installed(dbus: false, exec: "posters %U")))
+        guard case .launch(let second, let link)? = Self.choose(&linked).first else { Issue.record("not launched"); return }
+        #expect(link.exec.expanded(link.values) == ["posters", "https://example.com/poster"])
+        #expect(link.json == nil, "a URI filter matched: the link, no file")
+        let done = linked.send(.completed(second, .done("posters, process 42")))
+        #expect(done.contains(.observe(.delivered(notification: 7, app: "Posters", success: true))))
     }
 }

@@ -63,6 +63,15 @@ extension DaemonCore {
             log(.warning, "\(app.appName) did not take its object: \(Self.describe(outcome))", Self.metadata(app))
             finished(delivery, app: app.appName, success: false)
             notice(composer.handlerFailed(app))
+        case (.launch(let app), .done(let how)):
+            deliveries[id] = nil
+            log(.info, "started \(app.appName) with an object (\(how))", Self.metadata(app))
+            finished(delivery, app: app.appName, success: true)
+        case (.launch(let app), _):
+            deliveries[id] = nil
+            log(.warning, "\(app.appName) could not be started: \(Self.describe(outcome))", Self.metadata(app))
+            finished(delivery, app: app.appName, success: false)
+            notice(composer.handlerFailed(app))
         case (.link, .done(let how)):
             deliveries[id] = nil
             log(.info, "opened an object's web link through \(how)", ["notification": "\(delivery.notification)"])
@@ -141,11 +150,20 @@ extension DaemonCore {
                     let scan = Self.scan(pending.report, adding: "desktop-entry", .string(declaration.id.name))
                     deliveries[id] = Delivery(target: .handleScan(app, destination: busName, path: objectPath, scan: scan), notification: notification)
                     emit(.handleScan(id, owner: busName, handlerPath: objectPath, scan: scan))
-                case .exec:
-                    log(.warning, "\(declaration.appName) can only be started through its Exec line, which this version does not do yet")
-                    emit(.closeNotification(notification))
-                    emit(.observe(.delivered(notification: notification, app: declaration.appName, success: false)))
-                    notice(composer.handlerFailed(app))
+                case .exec(let exec):
+                    let link = match.link(in: pending.report)
+                    let takesFile: Bool
+                    switch exec.valueCode {
+                    case .file?, .files?: takesFile = true
+                    case .url?, .urls?: takesFile = link == nil
+                    default: takesFile = false
+                    }
+                    let launch = AppLaunch(app: declaration.appName, exec: exec,
+                                           values: .init(urls: link.map { [$0] } ?? [], icon: declaration.request.appIcon,
+                                                         name: declaration.appName, location: declaration.path),
+                                           json: takesFile ? JSONWriter.string(pending.report) : nil)
+                    deliveries[id] = Delivery(target: .launch(app), notification: notification)
+                    emit(.launch(id, launch))
                 }
             }
         case .webLink(let link):

@@ -40,6 +40,9 @@ struct DaemonCore: Sendable {
             /// HandleScan of `app` at `destination` (a registration's connection, or an
             /// activatable app's bus name, which the bus starts) and `path`.
             case handleScan(HandlerApp, destination: String, path: String, scan: DBusValue)
+            /// An installed app started through its Exec line: never tried again (it may have
+            /// started and taken the object).
+            case launch(HandlerApp)
             case link(String)
         }
         let target: Target

@@ -1,3 +1,4 @@
+import DesktopEntries
 import Logging
 import NDEFReport
 import NFCDispatch
@@ -35,6 +36,8 @@ enum DaemonEffect: Sendable, Equatable {
     /// One call of the app's HandleScan (retries are the core's decision).
     case handleScan(EffectID, owner: String, handlerPath: String, scan: DBusValue)
     case openLink(EffectID, uri: String)
+    /// Starts an installed app's Exec line (``AppLaunch``); done once the program has started.
+    case launch(EffectID, AppLaunch)
 
     case armTimer(TimerID, after: Duration)
     case cancelTimer(TimerID)
@@ -46,6 +49,18 @@ enum DaemonEffect: Sendable, Equatable {
     case watchdog
     /// The loop ends once this is done (after ``DaemonInput/stop``).
     case finish
+}
+
+/// An installed app started through its desktop entry's `Exec` line: the line, what its field
+/// codes stand for (the files are the runtime's to make), and the object's JSON when the line
+/// takes a file (`%f`/`%F`, or `%u`/`%U` with no link).
+struct AppLaunch: Sendable, Equatable {
+    let app: String
+    let exec: ExecCommandLine
+    let values: ExecCommandLine.Values
+    /// Written to a private file (0600 in $XDG_RUNTIME_DIR) handed to the app, removed once it
+    /// has exited or after ``AppLauncher/fileLifetime``.
+    let json: String?
 }
 
 /// A method call's answer.
