@@ -64,22 +64,26 @@ public struct ApplicationIndex: Sendable, Equatable {
 
     public func entry(_ id: DesktopFileID) -> DesktopEntry? { entries.first { $0.id == id } }
 
-    /// What is new, gone or different in `self` compared with `previous`, by ID.
+    /// What is new, gone or different, by ID.
     public struct Changes: Sendable, Equatable {
         public var added: [DesktopFileID] = []
         public var removed: [DesktopFileID] = []
         public var changed: [DesktopFileID] = []
         public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+
+        /// Between two lists of values by ID (each ID once), in the order of `after` (`removed`: of `before`).
+        public init<Value: Equatable>(before: [(id: DesktopFileID, value: Value)], after: [(id: DesktopFileID, value: Value)]) {
+            let old = Dictionary(before.map { ($0.id, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let new = Set(after.map(\.id))
+            for (id, value) in after {
+                if let previous = old[id] { if previous != value { changed.append(id) } } else { added.append(id) }
+            }
+            removed = before.map(\.id).filter { !new.contains($0) }
+        }
     }
 
+    /// What is new, gone or different in `self` compared with `previous`.
     public func changes(since previous: ApplicationIndex) -> Changes {
-        let before = Dictionary(previous.entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let now = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var changes = Changes()
-        for entry in entries {
-            if let old = before[entry.id] { if old != entry { changes.changed.append(entry.id) } } else { changes.added.append(entry.id) }
-        }
-        changes.removed = previous.entries.map(\.id).filter { now[$0] == nil }
-        return changes
+        Changes(before: previous.entries.map { ($0.id, $0) }, after: entries.map { ($0.id, $0) })
     }
 }

@@ -31,6 +31,11 @@ public struct InstalledApps: Hashable, Sendable {
         self.refusals = refusals.sorted()
     }
 
+    /// Which declarations are new, gone or different in `self` compared with `previous`.
+    public func changes(since previous: InstalledApps) -> ApplicationIndex.Changes {
+        .init(before: previous.declarations.map { ($0.id, $0) }, after: declarations.map { ($0.id, $0) })
+    }
+
     /// Whether `bytes` mention the key (a file to report when it is refused).
     public static func mentionsKey(_ bytes: [UInt8]) -> Bool {
         let key = Array(AppDeclaration.filtersKey.utf8)

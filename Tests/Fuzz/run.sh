@@ -92,28 +92,23 @@ for t in "${targets[@]}"; do
 done
 
 cd "$root"
-if $want_ndef && [[ "$(stale "$build/NDEF.o" "${ndef_sources[@]}" "$here/run.sh")" == true ]]; then
-  echo "fuzz: building the NDEF module (${#ndef_sources[@]} files)"
-  if ! "$swiftc" "${flags[@]}" -wmo -module-name NDEF -emit-module -emit-module-path "$build/NDEF.swiftmodule" \
-      -c -o "$build/NDEF.o" "${ndef_sources[@]}" 2>&1 | quiet; then
-    rm -f "$build/NDEF.o"
-    echo "run.sh: building the NDEF module failed" >&2
+# A module of the standard library and Glibc alone, built once as its own module so the targets
+# see only its public API: build_module NAME SOURCE...
+build_module() {
+  local name=$1; shift
+  [[ "$(stale "$build/$name.o" "$@" "$here/run.sh")" == true ]] || return 0
+  echo "fuzz: building the $name module ($# files)"
+  if ! "$swiftc" "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/$name.swiftmodule" \
+      -c -o "$build/$name.o" "$@" 2>&1 | quiet; then
+    rm -f "$build/$name.o"
+    echo "run.sh: building the $name module failed" >&2
     exit 2
   fi
-  touch "$build/NDEF.o"   # the compiler keeps an unchanged object's old time stamp
-fi
-
+  touch "$build/$name.o"   # the compiler keeps an unchanged object's old time stamp
+}
+if $want_ndef; then build_module NDEF "${ndef_sources[@]}"; fi
 mapfile -t desktop_sources < <(find "$root/Sources/DesktopEntries" -name '*.swift' | LC_ALL=C sort)
-if $want_desktop && [[ "$(stale "$build/DesktopEntries.o" "${desktop_sources[@]}" "$here/run.sh")" == true ]]; then
-  echo "fuzz: building the DesktopEntries module (${#desktop_sources[@]} files)"
-  if ! "$swiftc" "${flags[@]}" -wmo -module-name DesktopEntries -emit-module -emit-module-path "$build/DesktopEntries.swiftmodule" \
-      -c -o "$build/DesktopEntries.o" "${desktop_sources[@]}" 2>&1 | quiet; then
-    rm -f "$build/DesktopEntries.o"
-    echo "run.sh: building the DesktopEntries module failed" >&2
-    exit 2
-  fi
-  touch "$build/DesktopEntries.o"
-fi
+if $want_desktop; then build_module DesktopEntries "${desktop_sources[@]}"; fi
 
 # The daemon targets link every object SwiftPM built for NFCDaemon (only its dependency closure is
 # built in this scratch path) and find the C modules it imports as SwiftPM does: the module maps

@@ -7,12 +7,15 @@ extension DaemonCore {
     /// The application directories changed: the registry's declarations follow at once, so an
     /// app installed or removed counts for the next object.
     mutating func installedChanged(_ apps: InstalledApps) {
-        let before = Set(installed.declarations.map(\.id)), now = Set(apps.declarations.map(\.id))
+        let changes = apps.changes(since: installed)
         let previousRefusals = Set(installed.refusals)
-        for declaration in apps.declarations where !before.contains(declaration.id) {
+        for declaration in apps.declarations where changes.added.contains(declaration.id) {
             log(.info, "\(declaration.appName) (\(declaration.id)) can receive objects while it is not running", ["file": declaration.path])
         }
-        for declaration in installed.declarations where !now.contains(declaration.id) {
+        for declaration in apps.declarations where changes.changed.contains(declaration.id) {
+            log(.info, "\(declaration.appName) (\(declaration.id)) changed what it declares", ["file": declaration.path])
+        }
+        for declaration in installed.declarations where changes.removed.contains(declaration.id) {
             log(.info, "\(declaration.appName) (\(declaration.id)) no longer declares objects it handles")
         }
         for refusal in apps.refusals where !previousRefusals.contains(refusal) {

@@ -6,10 +6,9 @@
 # inherits none of the daemon's descriptors. Beside it an entry whose Exec hides a field code in
 # quotes (`sh -c "... %f"`) asks for the same object more specifically: refused, never run.
 scenario_exec_app() {
-  local data; data=$(mktemp -d /tmp/nfcscan-e2e-data.XXXXXX)
-  export XDG_DATA_HOME=$data/home XDG_DATA_DIRS=$data/system
-  mkdir -p "$XDG_DATA_HOME/applications" "$XDG_DATA_DIRS/applications/example"
   begin exec_app
+  app_dirs
+  mkdir -p "$XDG_DATA_DIRS/applications/example"
   local pwned=$DIR/pwned
   printf '[Desktop Entry]\nType=Application\nName=Menu Reader\nIcon=menu\nExec=%s %s %s --object %%f --name %%c\nX-NFCScan-Filters=uri-scheme=https,uri-host=example.com\n' \
     "$PY" "$SUPPORT/exec_test_app.py" "$DIR/exec.jsonl" >"$XDG_DATA_DIRS/applications/example/menu.desktop"
@@ -45,6 +44,4 @@ scenario_exec_app() {
   check "started exactly once" test "$(lines "$rec")" = 1
   check "nothing of the sneaky entry ran" test ! -e "$pwned"
   finish
-  unset XDG_DATA_HOME XDG_DATA_DIRS
-  rm -rf "$data"
 }

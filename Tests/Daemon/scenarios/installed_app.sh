@@ -8,10 +8,8 @@
 # it gets HandleScan exactly once. Hostile desktop entries (field codes in quotes, `sh -c %u`,
 # a shell substitution) sit beside it: refused with their file and line, nothing of theirs runs.
 scenario_installed_app() {
-  local data; data=$(mktemp -d /tmp/nfcscan-e2e-data.XXXXXX)
-  export XDG_DATA_HOME=$data/home XDG_DATA_DIRS=$data/system
-  mkdir -p "$XDG_DATA_HOME/applications" "$XDG_DATA_DIRS/applications"
   begin installed_app
+  app_dirs
   local pwned=$DIR/pwned
   printf '[Desktop Entry]\nType=Application\nName=Quoted\nExec=sh -c "touch %s %%u"\nX-NFCScan-Filters=uri-scheme=https\n' \
     "$pwned" >"$XDG_DATA_HOME/applications/org.example.Quoted.desktop"
@@ -68,6 +66,4 @@ SERVICE
   wait_for "nfcscan apps drops the removed app" 5 '! "$BUILD/nfcscan" apps | grep -q "^Posters"' || true
   check "the removal is logged" grep -q "Posters (org.nfcscan.TestPosters.desktop) no longer declares" "$DIR/nfcscand.log"
   finish
-  unset XDG_DATA_HOME XDG_DATA_DIRS
-  rm -rf "$data"
 }
