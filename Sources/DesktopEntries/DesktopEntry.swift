@@ -20,6 +20,7 @@ public struct DesktopEntry: Sendable, Equatable {
     public let exec: ExecCommandLine?
     public let tryExec: String?
     public let dbusActivatable: Bool
+    /// `Hidden=true`: the app counts as deleted; nothing else of the entry is read (``name`` is empty).
     public let isHidden: Bool
     public let noDisplay: Bool
     /// The whole file, for keys of other specifications (`X-…`) read by their own code.
@@ -50,6 +51,11 @@ public struct DesktopEntry: Sendable, Equatable {
             return value
         }
         isHidden = try boolean("Hidden")
+        // A hidden entry only deletes its ID (`[Desktop Entry]` and `Hidden=true` are enough).
+        if isHidden {
+            (name, icon, tryExec, exec, noDisplay, dbusActivatable) = ("", nil, nil, nil, false, false)
+            return
+        }
         noDisplay = try boolean("NoDisplay")
         dbusActivatable = try boolean("DBusActivatable")
         guard let type = group.entry("Type") else { throw DesktopEntryProblem(line: group.line, "no Type key") }
@@ -70,7 +76,7 @@ public struct DesktopEntry: Sendable, Equatable {
         } else {
             exec = nil
         }
-        if !dbusActivatable, exec == nil, !isHidden {
+        if !dbusActivatable, exec == nil {
             throw DesktopEntryProblem(line: group.line, "neither Exec nor DBusActivatable=true: the app cannot be started")
         }
     }

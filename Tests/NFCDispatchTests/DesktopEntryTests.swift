@@ -198,7 +198,7 @@ import Testing
     @Test func theFirstDirectoryHoldingAnIDWinsAndHiddenHidesIt() {
         let app = "[Desktop Entry]\nType=Application\nName=A\nExec=a\n"
         let user = "[Desktop Entry]\nType=Application\nName=Mine\nExec=a\n"
-        let hidden = "[Desktop Entry]\nType=Application\nName=A\nHidden=true\n"
+        let hidden = "[Desktop Entry]\nHidden=true\n"
         let index = ApplicationIndex(found: [found("a.desktop", 1, app), found("a.desktop", 0, user), found("b.desktop", 1, app),
                                              found("b.desktop", 0, hidden), found("c.desktop", 0, "junk"), found("c.desktop", 1, app)])
         #expect(index.entries.map(\.id.value) == ["a.desktop", "c.desktop"])

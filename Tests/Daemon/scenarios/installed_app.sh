@@ -65,5 +65,9 @@ SERVICE
   rm "$XDG_DATA_HOME/applications/org.nfcscan.TestPosters.desktop"
   wait_for "nfcscan apps drops the removed app" 5 '! "$BUILD/nfcscan" apps | grep -q "^Posters"' || true
   check "the removal is logged" grep -q "Posters (org.nfcscan.TestPosters.desktop) no longer declares" "$DIR/nfcscand.log"
+  kill -TERM "$DAEMON_PID"; wait "$DAEMON_PID" || true
+  local status=0; "$BUILD/nfcscan" apps >"$DIR/apps-off.txt" 2>&1 || status=$?
+  check "nfcscan apps without nfcscand: exit 69 and says so" \
+    test "$status:$(cat "$DIR/apps-off.txt")" = "69:Background scanning is off: its service isn't running."
   finish
 }

@@ -17,7 +17,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
     switch outcome {
     case .success(let entry):
-        if entry.name.isEmpty { violated("accepted an entry without a Name", input) }
+        if entry.name.isEmpty, !entry.isHidden { violated("accepted an entry without a Name", input) }
         if let exec = entry.exec {
             checkExec(exec, input)
         } else if !entry.dbusActivatable && !entry.isHidden {
