@@ -456,7 +456,9 @@ import Testing
         guard case .launch(let delivery, let launch)? = Self.choose(&rig).first else { Issue.record("not launched"); return }
         #expect(launch.exec.expanded(launch.values) == ["posters", "--open", "--icon", "poster"])
         #expect(launch.values.location == "/apps/org.example.Posters.desktop")
-        #expect(launch.json?.contains("\"uri\": \"https://example.com/poster\"") == true || launch.json?.contains("\"uri\":\"https://example.com/poster\"") == true)
+        #expect(launch.file?.suffix == "json")
+        let json = String(decoding: launch.file?.contents ?? [], as: UTF8.self)
+        #expect(json.contains("\"uri\": \"https://example.com/poster\"") || json.contains("\"uri\":\"https://example.com/poster\""))
         let failed = rig.send(.completed(delivery, .refused(name: nil, message: "posters is not an installed program")))
         #expect(!failed.contains { if case .armTimer = $0 { true } else { false } })
         #expect(failed.contains(.observe(.delivered(notification: 7, app: "Posters", success: false))))
@@ -466,7 +468,7 @@ import Testing
         linked.send(.applications(try Self.installed(dbus: false, exec: "posters %U")))
         guard case .launch(let second, let link)? = Self.choose(&linked).first else { Issue.record("not launched"); return }
         #expect(link.exec.expanded(link.values) == ["posters", "https://example.com/poster"])
-        #expect(link.json == nil, "a URI filter matched: the link, no file")
+        #expect(link.file == nil, "a URI filter matched: the link, no file")
         let done = linked.send(.completed(second, .done("posters, process 42")))
         #expect(done.contains(.observe(.delivered(notification: 7, app: "Posters", success: true))))
     }

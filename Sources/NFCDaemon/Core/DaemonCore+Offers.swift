@@ -161,7 +161,7 @@ extension DaemonCore {
                     let launch = AppLaunch(app: declaration.appName, exec: exec,
                                            values: .init(urls: link.map { [$0] } ?? [], icon: declaration.request.appIcon,
                                                          name: declaration.appName, location: declaration.path),
-                                           json: takesFile ? JSONWriter.string(pending.report) : nil)
+                                           file: takesFile ? .init(contents: Array(JSONWriter.string(pending.report).utf8), suffix: "json") : nil)
                     deliveries[id] = Delivery(target: .launch(app), notification: notification)
                     emit(.launch(id, launch))
                 }

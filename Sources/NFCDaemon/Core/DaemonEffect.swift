@@ -52,15 +52,22 @@ enum DaemonEffect: Sendable, Equatable {
 }
 
 /// An installed app started through its desktop entry's `Exec` line: the line, what its field
-/// codes stand for (the files are the runtime's to make), and the object's JSON when the line
-/// takes a file (`%f`/`%F`, or `%u`/`%U` with no link).
+/// codes stand for (the files are the runtime's to make), and the file to hand it when the line
+/// takes one (`%f`/`%F`, or `%u`/`%U` with no link).
 struct AppLaunch: Sendable, Equatable {
+    /// What goes in the private file (0600 in $XDG_RUNTIME_DIR/nfcscan, removed once the app has
+    /// exited or after ``AppLauncher/fileLifetime``), and its extension: `json` for the object's
+    /// report; a payload's own (`vcf`) for a default app that opens that format.
+    struct File: Sendable, Equatable {
+        let contents: [UInt8]
+        /// ASCII letters and digits, at most 16 (anything else is refused by the launcher).
+        let suffix: String
+    }
+
     let app: String
     let exec: ExecCommandLine
     let values: ExecCommandLine.Values
-    /// Written to a private file (0600 in $XDG_RUNTIME_DIR) handed to the app, removed once it
-    /// has exited or after ``AppLauncher/fileLifetime``.
-    let json: String?
+    let file: File?
 }
 
 /// A method call's answer.

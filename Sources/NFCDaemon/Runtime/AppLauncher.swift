@@ -9,8 +9,8 @@ import SystemPackage
 /// but the environment: standard input is /dev/null, every descriptor above 2 is closed in the
 /// child, signals are back to their defaults, and the app leads a session of its own.
 ///
-/// The object's JSON goes to a private file: `$XDG_RUNTIME_DIR/nfcscan/` (0700, the person's)
-/// holds `scan-<random>.json` (0600, made anew, never followed through a link). It is removed
+/// The object goes to a private file: `$XDG_RUNTIME_DIR/nfcscan/` (0700, the person's) holds
+/// `scan-<random>.<suffix>` (0600, made anew, never followed through a link). It is removed
 /// when the app exits (a pidfd in the daemon's ``PollLoop``, which also reaps the child) or
 /// after ``fileLifetime``, whichever comes first.
 struct AppLauncher: Sendable {
@@ -37,8 +37,8 @@ struct AppLauncher: Sendable {
         }
         var values = launch.values
         var file: String?
-        if let json = launch.json {
-            let path = try privateFile(json)
+        if let contents = launch.file {
+            let path = try privateFile(contents)
             file = path
             values.files = [path]
         }
@@ -61,8 +61,12 @@ struct AppLauncher: Sendable {
     /// Removes a private file (again is harmless).
     static func remove(_ path: String) { unlink(path) }
 
-    /// Writes `json` to a new file only the person may read.
-    private func privateFile(_ json: String) throws(Failure) -> String {
+    /// Writes `file` to a new file only the person may read.
+    private func privateFile(_ file: AppLaunch.File) throws(Failure) -> String {
+        guard (1...16).contains(file.suffix.utf8.count),
+              file.suffix.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }) else {
+            throw Failure("\"\(file.suffix)\" is not a file extension")
+        }
         guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else {
             throw Failure("XDG_RUNTIME_DIR is not set: there is nowhere private to put the object for the app")
         }
@@ -72,10 +76,10 @@ struct AppLauncher: Sendable {
         guard lstat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
             throw Failure("\(directory) is not a private directory of this user (mode 0700)")
         }
-        let path = "\(directory)/scan-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).json"
+        let path = "\(directory)/scan-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).\(file.suffix)"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw Failure("cannot make \(path) (errno \(errno))") }
-        let bytes = Array(json.utf8)
+        let bytes = file.contents
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
