@@ -49,6 +49,16 @@ public struct ExecCommandLine: Sendable, Hashable {
         return nil
     }
 
+    /// Whether starting the line needs a file: `%f`/`%F`, or `%u`/`%U` when there is no URL to
+    /// give (the file's path stands in for it).
+    public func takesFile(withURL: Bool) -> Bool {
+        switch valueCode {
+        case .file?, .files?: true
+        case .url?, .urls?: !withURL
+        default: false
+        }
+    }
+
     /// Longest accepted line and most arguments: a bound on what one entry may cost.
     public static let maximumLength = 4096
     public static let maximumArguments = 256

@@ -423,6 +423,20 @@ import Testing
         #expect(scan.stringKeyedValue?["registration"] == .uint32(1))
     }
 
+    @Test func anAppUninstalledWhileItsOfferShowsIsNotStarted() throws {
+        var rig = Rig()
+        rig.send(.applications(try Self.installed()))
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        guard case .notify(let showID, _, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+            Issue.record("no offer"); return
+        }
+        rig.send(.completed(showID, .shown(7)))
+        rig.send(.applications(InstalledApps()))
+        let chosen = rig.send(.notification(.actionInvoked(id: 7, actionKey: "default")))
+        #expect(!chosen.contains { if case .handleScan = $0 { true } else { false } })
+        #expect(chosen.contains(.observe(.delivered(notification: 7, app: "Posters", success: false))))
+    }
+
     @Test func aRemovedAppNoLongerReceivesObjects() throws {
         var rig = Rig()
         rig.send(.applications(try Self.installed()))

@@ -135,16 +135,16 @@ extension DaemonCore {
             switch app {
             case .registered(let offered):
                 guard let registration = registry.registration(offered.id) else {
-                    log(.warning, "\(offered.appName) left before its object could be sent")
-                    emit(.closeNotification(notification))
-                    emit(.observe(.delivered(notification: notification, app: offered.appName, success: false)))
-                    return notice(composer.handlerFailed(app))
+                    return undeliverable(app, notification: notification, because: "left")
                 }
                 let scan = Self.scan(pending.report, adding: "registration", .uint32(registration.id))
                 deliveries[id] = Delivery(target: .handleScan(app, destination: registration.owner, path: registration.handlerPath, scan: scan),
                                           notification: notification)
                 emit(.handleScan(id, owner: registration.owner, handlerPath: registration.handlerPath, scan: scan))
             case .declared(let declaration):
+                guard registry.declarations.contains(where: { $0.id == declaration.id }) else {
+                    return undeliverable(app, notification: notification, because: "was removed")
+                }
                 switch declaration.launch {
                 case .dbusActivation(let busName, let objectPath):
                     let scan = Self.scan(pending.report, adding: "desktop-entry", .string(declaration.id.name))
@@ -152,12 +152,7 @@ extension DaemonCore {
                     emit(.handleScan(id, owner: busName, handlerPath: objectPath, scan: scan))
                 case .exec(let exec):
                     let link = match.link(in: pending.report)
-                    let takesFile: Bool
-                    switch exec.valueCode {
-                    case .file?, .files?: takesFile = true
-                    case .url?, .urls?: takesFile = link == nil
-                    default: takesFile = false
-                    }
+                    let takesFile = exec.takesFile(withURL: link != nil)
                     let launch = AppLaunch(app: declaration.appName, exec: exec,
                                            values: .init(urls: link.map { [$0] } ?? [], icon: declaration.request.appIcon,
                                                          name: declaration.appName, location: declaration.path),
@@ -170,6 +165,14 @@ extension DaemonCore {
             deliveries[id] = Delivery(target: .link(link.uri), notification: notification)
             emit(.openLink(id, uri: link.uri))
         }
+    }
+
+    /// The chosen app is gone (its connection closed, or it was uninstalled) before delivery.
+    private mutating func undeliverable(_ app: HandlerApp, notification: UInt32, because why: String) {
+        log(.warning, "\(app.appName) \(why) before its object could be sent", Self.metadata(app))
+        emit(.closeNotification(notification))
+        emit(.observe(.delivered(notification: notification, app: app.appName, success: false)))
+        notice(composer.handlerFailed(app))
     }
 
     /// The object's report as HandleScan's `a{sv}`, with `key` telling the app how it came.
