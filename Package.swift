@@ -62,19 +62,22 @@ let package = Package(
         .target(name: "Systemd", dependencies: [
             "CSystemd", "POSIXEvents", .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // Desktop entries (Desktop Entry Specification): the file format, Exec lines and their field
+        // codes, the XDG application directories; standard library and Glibc only.
+        .target(name: "DesktopEntries"),
         // What the daemon decides, free of any bus: app handlers and which one an object goes to,
         // and the notification offering it to the person.
-        .target(name: "NFCDispatch", dependencies: ["NDEFReport", "NFCScanKit"]),
+        .target(name: "NFCDispatch", dependencies: ["NDEFReport", "NFCScanKit", "DesktopEntries"]),
         // The background service: readers → dispatcher → notifications → app handlers, on D-Bus;
         // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
-            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents", "Mosquitto",
+            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents", "Mosquitto", "DesktopEntries",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.embedInCode("dbus")]),
         .executableTarget(name: "nfcscand", dependencies: [
-            "NFCDaemon", "Systemd",
+            "NFCDaemon", "Systemd", "DesktopEntries",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -121,11 +124,11 @@ let package = Package(
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [
             "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "TestSupport", "POSIXEvents",
-            "Mosquitto",
+            "Mosquitto", "DesktopEntries",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit"]),
+        .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit", "DesktopEntries"]),
         .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCScanKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

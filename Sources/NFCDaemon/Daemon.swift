@@ -1,3 +1,4 @@
+import DesktopEntries
 import Logging
 import NFCDispatch
 import NFCReaders
@@ -38,11 +39,19 @@ public final class Daemon: Service, Sendable {
         /// How long a notification server, an app's HandleScan, the portal and a link opener may
         /// take before their effect ends unanswered.
         public var deadlines: EffectDeadlines
+        /// Where installed apps' desktop entries are followed (their `X-NFCScan-Filters`); nil:
+        /// only registered apps receive objects.
+        public var applications: ApplicationDirectories?
+        /// PATH, where an entry's `TryExec` and `Exec` programs are looked for.
+        public var searchPath: String
 
         public init(readers: ReaderDirectory = .standard(), wantedReader: String? = nil, linkOpener: String = "xdg-open",
                     language: ScanCopy.Language = .english, cameraDevices: String? = nil, rfkillDevice: String? = nil,
                     runtimeDirectory: String? = nil, ignoredConditions: Set<BackgroundPause> = [],
-                    observers: [any DaemonObserver] = [], deadlines: EffectDeadlines = .init()) {
+                    observers: [any DaemonObserver] = [], deadlines: EffectDeadlines = .init(),
+                    applications: ApplicationDirectories? = nil, searchPath: String = "/usr/local/bin:/usr/bin:/bin") {
+            self.applications = applications
+            self.searchPath = searchPath
             self.readers = readers
             self.wantedReader = wantedReader
             self.linkOpener = linkOpener
@@ -109,6 +118,12 @@ public final class Daemon: Service, Sendable {
         })
         let notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
         descriptors.start(name: "nfcscand-fds")
+        if let directories = configuration.applications {
+            let watch = ApplicationWatch(directories: directories, searchPath: configuration.searchPath, loop: descriptors) {
+                sink.yield(.applications($0))
+            }
+            if !watch.start() { logger.warning("inotify is unavailable: apps installed or removed count only after a restart") }
+        }
         let watches = ConditionSources.watches(bus: bus, systemBus: systemBus, descriptors: descriptors, configuration: configuration,
                                                ignored: configuration.ignoredConditions, logger: logger) { sink.yield(.condition($0, holds: $1)) }
         let awaited = Set(watches.map(\.source).filter(\.answersAtOnce))

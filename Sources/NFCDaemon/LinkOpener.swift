@@ -16,16 +16,14 @@ public struct LinkOpener: Sendable {
     /// The fallback program; `xdg-open` from PATH unless the configuration names another.
     let fallback: String
 
-    /// Whether the fallback must leave the service's sandbox: under the systemd unit a browser
-    /// started as our child would have no network and no JIT (Docs/service.md), so it is started
-    /// in a transient unit of its own (`systemd-run --user`).
+    /// Whether the fallback must leave the service's sandbox (``TransientUnit``).
     let outsideSandbox: Bool
     /// How long the portal, and then the fallback program, may take: a program still running
     /// then is stopped (SIGTERM) and the link counts as not opened.
     let deadline: Duration
 
     public init(bus: BusConnection, fallback: String = "xdg-open", deadline: Duration = .seconds(10),
-                outsideSandbox: Bool = ProcessInfo.processInfo.environment["INVOCATION_ID"] != nil) {
+                outsideSandbox: Bool = TransientUnit.underSystemd) {
         self.bus = bus
         self.fallback = fallback
         self.deadline = deadline
@@ -34,7 +32,7 @@ public struct LinkOpener: Sendable {
 
     /// The fallback command line for `uri`.
     func fallbackCommand(_ uri: String) -> [String] {
-        (outsideSandbox ? ["systemd-run", "--user", "--collect", "--quiet", "--"] : []) + [fallback, uri]
+        TransientUnit.command([fallback, uri], outside: outsideSandbox)
     }
 
     /// Returns how the link was handed on ("portal" or the program's name).

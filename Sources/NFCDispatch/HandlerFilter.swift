@@ -132,6 +132,18 @@ public struct HandlerFilter: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The filter as `RegisterHandler`'s dictionary (normalised values): what ``init(fields:)``
+    /// reads back to this filter, and what listings show.
+    public var fields: [String: String] {
+        switch kind {
+        case .mediaType(let type): [Key.mediaType.rawValue: type]
+        case .externalType(let type): [Key.externalType.rawValue: type]
+        case .androidPackage(let package): [Key.androidPackage.rawValue: package]
+        case .uri(let scheme, let host, let prefix):
+            [Key.uriScheme.rawValue: scheme].merging([Key.uriHost.rawValue: host, Key.uriPathPrefix.rawValue: prefix].compactMapValues { $0 }) { a, _ in a }
+        }
+    }
+
     /// See ``FilterSpecificity`` for the order and why.
     public var specificity: FilterSpecificity {
         switch kind {

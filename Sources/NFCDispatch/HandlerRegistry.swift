@@ -1,10 +1,12 @@
 import NDEFReport
 
-/// Every app handler the daemon knows, and the decision of which one an object goes to.
+/// Every app handler the daemon knows, and the decision of which one an object goes to: apps
+/// running now that registered, and installed apps that declared filters in their desktop entry.
 ///
 /// A plain value with no bus in sight: the daemon keeps one (inside its actor), calls
 /// ``register(_:owner:handlerPath:)`` and ``unregister(_:by:)`` for the D-Bus methods,
-/// ``removeAll(owner:)`` when a connection closes, and ``offer(for:)`` for each object read.
+/// ``removeAll(owner:)`` when a connection closes, sets ``declarations`` when the installed
+/// apps change, and calls ``offer(for:)`` for each object read.
 public struct HandlerRegistry: Sendable {
     /// Bounds what one app can make every object cost, and what it can hold in the daemon's memory.
     public static let maximumFiltersPerRegistration = 64
@@ -18,6 +20,8 @@ public struct HandlerRegistry: Sendable {
     /// In registration order (oldest first).
     public private(set) var registrations: [HandlerRegistration] = []
     private var nextID: UInt64 = 1
+    /// The installed apps' declarations (``AppDeclaration``), in desktop file ID order.
+    public var declarations: [AppDeclaration] = []
 
     public init() {}
 
@@ -58,24 +62,45 @@ public struct HandlerRegistry: Sendable {
         registrations.first { $0.id == id }
     }
 
-    /// The registration `report` (a `MessageReport` tree) goes to, or nil when no filter matches.
+    /// The app `report` (a `MessageReport` tree) goes to, or nil when no filter matches.
     ///
     /// Every filter is tried against every record. The winner: the most specific filter
-    /// (``FilterSpecificity``); among equals, the most recent registration; within it, the first
-    /// of those filters it listed. The match names the first record that filter matches.
+    /// (``FilterSpecificity``); among equals, a running app before an installed one, the most
+    /// recent registration first; within one app, the first of its filters listed. The match
+    /// names the first record that filter matches.
+    ///
+    /// A declaration of an app that is running and registered (its `desktop-entry` is the
+    /// declaration's ID) is the running app's: an object its desktop entry asks for goes to its
+    /// newest registration's HandleScan, so no second instance is started.
     public func match(_ report: ReportValue) -> HandlerMatch? {
         let records = RecordIndex((report["records"]?.arrayValue ?? []).prefix(Self.maximumRecordsConsidered))
         var best: (specificity: FilterSpecificity, match: HandlerMatch)?
-        // Newest first, so a later candidate replaces the best only when strictly more specific.
-        for registration in registrations.reversed() {
-            for filter in registration.filters {
+        // In order of precedence, so a later candidate replaces the best only when strictly more specific.
+        for (app, filters) in candidates {
+            for filter in filters {
                 let specificity = filter.specificity
                 if let best, specificity <= best.specificity { continue }
                 guard let recordIndex = records.firstMatch(of: filter) else { continue }
-                best = (specificity, HandlerMatch(registration: registration, filter: filter, recordIndex: recordIndex))
+                best = (specificity, HandlerMatch(app: app, filter: filter, recordIndex: recordIndex))
             }
         }
         return best?.match
+    }
+
+    /// Every app with its filters, in order of precedence between equally specific filters:
+    /// registrations newest first, then declarations (a running app's as that app's).
+    private var candidates: [(HandlerApp, [HandlerFilter])] {
+        var running: [String: HandlerRegistration] = [:]
+        for registration in registrations { if let entry = registration.desktopEntry { running[entry] = registration } }
+        return registrations.reversed().map { (.registered($0), $0.filters) }
+            + declarations.map { declaration in
+                (running[declaration.id.name].map(HandlerApp.registered) ?? .declared(declaration), declaration.filters)
+            }
+    }
+
+    /// The newest registration of the app whose desktop file ID (without `.desktop`) is `entry`.
+    public func running(_ entry: String) -> HandlerRegistration? {
+        registrations.last { $0.desktopEntry == entry }
     }
 
     /// What to offer for `report`: its handler's match, else its web link (``WebLink/defaultAction(for:)``).

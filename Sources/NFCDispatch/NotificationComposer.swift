@@ -36,8 +36,9 @@ public struct NotificationComposer: Sendable {
     }
 
     /// The app was chosen but did not take the object (it did not answer, refused, or left).
-    public func handlerFailed(_ registration: HandlerRegistration) -> NotificationContent {
-        NotificationContent(appName: registration.appName, appIcon: registration.appIcon ?? "",
+    public func handlerFailed(_ app: HandlerApp) -> NotificationContent {
+        let registration = app.request
+        return NotificationContent(appName: registration.appName, appIcon: registration.appIcon ?? "",
                             summary: fit(registration.appName) { copy.handlerFailed(app: $0) }, plainBody: nil, actions: [],
                             hints: .init(category: Self.failureCategory, desktopEntry: registration.desktopEntry),
                             expireTimeout: Self.failureTimeout)
@@ -51,7 +52,7 @@ public struct NotificationComposer: Sendable {
     }
 
     private func handlerOffer(_ match: HandlerMatch, report: ReportValue) -> NotificationContent {
-        let registration = match.registration
+        let registration = match.app.request
         let records = report["records"]?.arrayValue ?? []
         let summary: String
         let body: String?

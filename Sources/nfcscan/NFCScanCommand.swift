@@ -15,7 +15,7 @@ struct NFCScanCommand: AsyncParsableCommand {
             cannot be read.
             """,
         version: "nfcscan \(NFCScanVersion.string)",
-        subcommands: [ScanCommand.self, ReadersCommand.self, StatusCommand.self, DecodeCommand.self],
+        subcommands: [ScanCommand.self, ReadersCommand.self, StatusCommand.self, AppsCommand.self, DecodeCommand.self],
         defaultSubcommand: ScanCommand.self
     )
 }

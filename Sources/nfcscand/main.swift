@@ -1,4 +1,5 @@
 import ArgumentParser
+import DesktopEntries
 import Foundation
 import Logging
 import NFCDaemon
@@ -116,7 +117,9 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  runtimeDirectory: ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"],
                                                  ignoredConditions: settings.ignoredConditions,
                                                  observers: publisher.map { [$0] } ?? [],
-                                                 deadlines: peerTimeout.map { EffectDeadlines(all: .milliseconds(Int($0 * 1000))) } ?? .init()),
+                                                 deadlines: peerTimeout.map { EffectDeadlines(all: .milliseconds(Int($0 * 1000))) } ?? .init(),
+                                                 applications: ApplicationDirectories(environment: ProcessInfo.processInfo.environment),
+                                                 searchPath: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"),
                             logger: logger)
         publisher?.reportStatus { [daemon] in daemon.brokerChanged($0) }
         let watches: [any Service]

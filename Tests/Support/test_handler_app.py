@@ -6,6 +6,10 @@ org.nfcscan.Scanner1.RegisterHandler.
 On start it waits (--wait-timeout, 10 s) for org.nfcscan.Scanner1 to appear, registers, prints
 `registered <id>` on stdout (flushed) and runs until SIGTERM/SIGINT (exit 0).
 
+With --activated it is an installed app started by the bus (D-Bus activation, from a service
+file): it owns --bus-name, serves --object-path, registers nothing, appends one line
+`started <pid>` to --started FILE, and takes HandleScan as above; it ends with its bus.
+
 Each HandleScan call appends one JSON line to --record FILE, when the call arrives:
   {"call": 1, "registration": <id RegisterHandler returned>, "reply": "ok"|"busy"|"crash",
    "scan": <the a{sv}, variants unwrapped, D-Bus types as JSON types>,
@@ -166,10 +170,15 @@ def main():
     parser.add_argument("--bus-name", default=None, help="also own this well-known name")
     parser.add_argument("--wait-timeout", type=float, default=10.0, metavar="SECONDS",
                         help=f"how long to wait for {SCANNER_NAME} (default 10)")
+    parser.add_argument("--activated", action="store_true",
+                        help="started by the bus for a desktop entry's declaration: own --bus-name, register nothing")
+    parser.add_argument("--started", metavar="FILE", help="with --activated: append `started <pid>` to FILE")
     parser.add_argument("--reregister", action="store_true",
                         help=f"register again (printing `registered <id>`) when {SCANNER_NAME} gets a new owner")
     args = parser.parse_args()
-    if not args.filters:
+    if args.activated and not args.bus_name:
+        parser.error("--activated needs --bus-name")
+    if not args.filters and not args.activated:
         parser.error("give at least one --filter")
     if args.busy < 0 or args.delay < 0:
         parser.error("--busy and --delay take values >= 0")
@@ -181,6 +190,14 @@ def main():
     state = {"calls": 0, "registration": None}
     Handler(bus, args.object_path, args, state)
     loop = GLib.MainLoop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, lambda *_: (loop.quit(), False)[1])
+    if args.activated:
+        if args.started:
+            with open(args.started, "a", encoding="utf-8") as f:
+                f.write(f"started {os.getpid()}\n")
+        loop.run()
+        return
 
     options = {"app-name": dbus.String(args.app_name),
                "filters": dbus.Array([dbus.Dictionary({k: dbus.String(v) for k, v in f.items()}, signature="sv")
@@ -219,8 +236,6 @@ def main():
         bus.add_signal_receiver(owner_changed, "NameOwnerChanged", "org.freedesktop.DBus",
                                 "org.freedesktop.DBus", "/org/freedesktop/DBus", arg0=SCANNER_NAME)
 
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, lambda *_: (loop.quit(), False)[1])
     loop.run()
 
 

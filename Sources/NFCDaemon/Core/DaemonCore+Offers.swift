@@ -50,20 +50,28 @@ extension DaemonCore {
         }
         guard let delivery = deliveries[id] else { return }
         switch (delivery.target, outcome) {
-        case (.handler(let registration, _), .done):
+        case (.handleScan(let app, _, _, _), .done):
             deliveries[id] = nil
-            log(.info, "sent an object to \(registration.appName)", ["registration": "\(registration.id)"])
-            finished(delivery, app: registration.appName, success: true)
-        case (.handler(let registration, _), .refused(let name, let message))
+            log(.info, "sent an object to \(app.appName)", Self.metadata(app))
+            finished(delivery, app: app.appName, success: true)
+        case (.handleScan(let app, _, _, _), .refused(let name, let message))
             where Self.mayRetry(name) && delivery.tries <= Self.retryDelays.count && !stopping:
-            log(.notice, "\(registration.appName) did not take its object yet (\(name ?? "error"): \(message)); trying again",
-                ["registration": "\(registration.id)"])
+            log(.notice, "\(app.appName) did not take its object yet (\(name ?? "error"): \(message)); trying again", Self.metadata(app))
             emit(.armTimer(.deliveryRetry(id), after: Self.retryDelays[delivery.tries - 1]))
-        case (.handler(let registration, _), _):
+        case (.handleScan(let app, _, _, _), _):
             deliveries[id] = nil
-            log(.warning, "\(registration.appName) did not take its object: \(Self.describe(outcome))", ["registration": "\(registration.id)"])
-            finished(delivery, app: registration.appName, success: false)
-            notice(composer.handlerFailed(registration))
+            log(.warning, "\(app.appName) did not take its object: \(Self.describe(outcome))", Self.metadata(app))
+            finished(delivery, app: app.appName, success: false)
+            notice(composer.handlerFailed(app))
+        case (.launch(let app), .done(let how)):
+            deliveries[id] = nil
+            log(.info, "started \(app.appName) with an object (\(how))", Self.metadata(app))
+            finished(delivery, app: app.appName, success: true)
+        case (.launch(let app), _):
+            deliveries[id] = nil
+            log(.warning, "\(app.appName) could not be started: \(Self.describe(outcome))", Self.metadata(app))
+            finished(delivery, app: app.appName, success: false)
+            notice(composer.handlerFailed(app))
         case (.link, .done(let how)):
             deliveries[id] = nil
             log(.info, "opened an object's web link through \(how)", ["notification": "\(delivery.notification)"])
@@ -76,18 +84,26 @@ extension DaemonCore {
         }
     }
 
-    /// A retry's time has come: the app is asked again if it is still registered.
+    /// A retry's time has come: the app is asked again if it is still registered (an installed
+    /// app is asked again at its bus name: the bus starts it if it has ended).
     mutating func retry(_ id: EffectID) {
-        guard var delivery = deliveries[id], case .handler(let registration, let scan) = delivery.target else { return }
-        guard registry.registration(registration.id) != nil else {
+        guard var delivery = deliveries[id], case .handleScan(let app, let destination, let path, let scan) = delivery.target else { return }
+        if let registration = app.registration, registry.registration(registration.id) == nil {
             deliveries[id] = nil
-            log(.warning, "\(registration.appName) left before its object could be sent")
-            finished(delivery, app: registration.appName, success: false)
-            return notice(composer.handlerFailed(registration))
+            log(.warning, "\(app.appName) left before its object could be sent")
+            finished(delivery, app: app.appName, success: false)
+            return notice(composer.handlerFailed(app))
         }
         delivery.tries += 1
         deliveries[id] = delivery
-        emit(.handleScan(id, owner: registration.owner, handlerPath: registration.handlerPath, scan: scan))
+        emit(.handleScan(id, owner: destination, handlerPath: path, scan: scan))
+    }
+
+    static func metadata(_ app: HandlerApp) -> [String: String] {
+        switch app {
+        case .registered(let registration): ["registration": "\(registration.id)"]
+        case .declared(let declaration): ["desktop-entry": declaration.id.value]
+        }
     }
 
     private mutating func shown(_ entry: PendingOffer?, _ outcome: EffectOutcome) {
@@ -100,9 +116,8 @@ extension DaemonCore {
         currentOffer = notification
         switch pending.offer {
         case .handler(let match):
-            log(.info, "offered an object to \(match.registration.appName)",
-                ["notification": "\(notification)", "registration": "\(match.registration.id)"])
-            emit(.observe(.offered(notification: notification, app: match.registration.appName)))
+            log(.info, "offered an object to \(match.app.appName)", Self.metadata(match.app).merging(["notification": "\(notification)"]) { a, _ in a })
+            emit(.observe(.offered(notification: notification, app: match.app.appName)))
         case .webLink:
             log(.info, "offered an object's web link to the browser", ["notification": "\(notification)"])
             emit(.observe(.offered(notification: notification, app: nil)))
@@ -114,23 +129,60 @@ extension DaemonCore {
         let id = newEffectID()
         switch pending.offer {
         case .handler(let match):
-            guard let registration = registry.registration(match.registration.id) else {
-                log(.warning, "\(match.registration.appName) left before its object could be sent")
-                emit(.closeNotification(notification))
-                emit(.observe(.delivered(notification: notification, app: match.registration.appName, success: false)))
-                return notice(composer.handlerFailed(match.registration))
+            // A declared app that has started and registered since the offer gets it as a running app.
+            var app = match.app
+            if case .declared(let declaration) = app, let running = registry.running(declaration.id.name) { app = .registered(running) }
+            switch app {
+            case .registered(let offered):
+                guard let registration = registry.registration(offered.id) else {
+                    return undeliverable(app, notification: notification, because: "left")
+                }
+                let scan = Self.scan(pending.report, adding: "registration", .uint32(registration.id))
+                deliveries[id] = Delivery(target: .handleScan(app, destination: registration.owner, path: registration.handlerPath, scan: scan),
+                                          notification: notification)
+                emit(.handleScan(id, owner: registration.owner, handlerPath: registration.handlerPath, scan: scan))
+            case .declared(let declaration):
+                guard registry.declarations.contains(where: { $0.id == declaration.id }) else {
+                    return undeliverable(app, notification: notification, because: "was removed")
+                }
+                switch declaration.launch {
+                case .dbusActivation(let busName, let objectPath):
+                    let scan = Self.scan(pending.report, adding: "desktop-entry", .string(declaration.id.name))
+                    deliveries[id] = Delivery(target: .handleScan(app, destination: busName, path: objectPath, scan: scan), notification: notification)
+                    emit(.handleScan(id, owner: busName, handlerPath: objectPath, scan: scan))
+                case .exec(let exec):
+                    let link = match.link(in: pending.report)
+                    let takesFile = exec.takesFile(withURL: link != nil)
+                    let launch = AppLaunch(app: declaration.appName, exec: exec,
+                                           values: .init(urls: link.map { [$0] } ?? [], icon: declaration.request.appIcon,
+                                                         name: declaration.appName, location: declaration.path),
+                                           file: takesFile ? .init(contents: Array(JSONWriter.string(pending.report).utf8), suffix: "json") : nil)
+                    deliveries[id] = Delivery(target: .launch(app), notification: notification)
+                    emit(.launch(id, launch))
+                }
             }
-            var scan = pending.report.busValue
-            if case .dictionary(let key, let value, var entries) = scan {
-                entries.append(DBusDictEntry(.string("registration"), .variant(.uint32(registration.id))))
-                scan = .dictionary(keySignature: key, valueSignature: value, entries)
-            }
-            deliveries[id] = Delivery(target: .handler(registration, scan: scan), notification: notification)
-            emit(.handleScan(id, owner: registration.owner, handlerPath: registration.handlerPath, scan: scan))
         case .webLink(let link):
             deliveries[id] = Delivery(target: .link(link.uri), notification: notification)
             emit(.openLink(id, uri: link.uri))
         }
+    }
+
+    /// The chosen app is gone (its connection closed, or it was uninstalled) before delivery.
+    private mutating func undeliverable(_ app: HandlerApp, notification: UInt32, because why: String) {
+        log(.warning, "\(app.appName) \(why) before its object could be sent", Self.metadata(app))
+        emit(.closeNotification(notification))
+        emit(.observe(.delivered(notification: notification, app: app.appName, success: false)))
+        notice(composer.handlerFailed(app))
+    }
+
+    /// The object's report as HandleScan's `a{sv}`, with `key` telling the app how it came.
+    static func scan(_ report: ReportValue, adding key: String, _ value: DBusValue) -> DBusValue {
+        var scan = report.busValue
+        if case .dictionary(let keySignature, let valueSignature, var entries) = scan {
+            entries.append(DBusDictEntry(.string(key), .variant(value)))
+            scan = .dictionary(keySignature: keySignature, valueSignature: valueSignature, entries)
+        }
+        return scan
     }
 
     private mutating func finished(_ delivery: Delivery, app: String?, success: Bool) {
@@ -149,7 +201,8 @@ extension DaemonCore {
     /// Errors after which the app surely did not take the object and may later.
     static func mayRetry(_ name: String?) -> Bool {
         guard let name else { return false }
-        return !noRetry.contains(name)
+        // The bus could not start an installed app (no service file, its program failed).
+        return !noRetry.contains(name) && !name.hasPrefix("org.freedesktop.DBus.Error.Spawn.")
     }
 
     /// The app is gone, hung, or has no such handler: trying again cannot help (or could repeat).

@@ -24,6 +24,7 @@ extension DaemonCore {
                 fail(call, ScannerAPI.ErrorName.accessDenied, "\(error)")
             }
         case .startSession(let options): startSession(options, call: call, caller: caller)
+        case .listApps: emit(.reply(call, .values(appsValues)))
         case .inhibit(let who, let why): inhibit(who: who, why: why, call: call, caller: caller)
         case .invalidate(let id, let message):
             guard let session = owned(id, by: caller, call: call) else { return }

@@ -37,7 +37,12 @@ struct DaemonCore: Sendable {
     /// A chosen offer on its way to an app or the browser.
     struct Delivery: Sendable {
         enum Target: Sendable {
-            case handler(HandlerRegistration, scan: DBusValue)
+            /// HandleScan of `app` at `destination` (a registration's connection, or an
+            /// activatable app's bus name, which the bus starts) and `path`.
+            case handleScan(HandlerApp, destination: String, path: String, scan: DBusValue)
+            /// An installed app started through its Exec line: never tried again (it may have
+            /// started and taken the object).
+            case launch(HandlerApp)
             case link(String)
         }
         let target: Target
@@ -75,6 +80,8 @@ struct DaemonCore: Sendable {
     let configuration: Configuration
     let composer: NotificationComposer
     var registry = HandlerRegistry()
+    /// The installed apps' declarations as last read from the application directories.
+    var installed = InstalledApps()
     var offers: [UInt32: PendingOffer] = [:]
     /// The newest offer's notification: the next one replaces it rather than piling up.
     var currentOffer: UInt32 = 0
@@ -141,6 +148,7 @@ struct DaemonCore: Sendable {
             }
         case .timerFired(let timer): fired(timer)
         case .heartbeat: effects.append(.watchdog)
+        case .applications(let apps): installedChanged(apps)
         case .stop: stop()
         case .broker(let status):
             if status != broker {

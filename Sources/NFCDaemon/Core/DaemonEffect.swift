@@ -1,3 +1,4 @@
+import DesktopEntries
 import Logging
 import NDEFReport
 import NFCDispatch
@@ -35,6 +36,8 @@ enum DaemonEffect: Sendable, Equatable {
     /// One call of the app's HandleScan (retries are the core's decision).
     case handleScan(EffectID, owner: String, handlerPath: String, scan: DBusValue)
     case openLink(EffectID, uri: String)
+    /// Starts an installed app's Exec line (``AppLaunch``); done once the program has started.
+    case launch(EffectID, AppLaunch)
 
     case armTimer(TimerID, after: Duration)
     case cancelTimer(TimerID)
@@ -46,6 +49,25 @@ enum DaemonEffect: Sendable, Equatable {
     case watchdog
     /// The loop ends once this is done (after ``DaemonInput/stop``).
     case finish
+}
+
+/// An installed app started through its desktop entry's `Exec` line: the line, what its field
+/// codes stand for (the files are the runtime's to make), and the file to hand it when the line
+/// takes one (`%f`/`%F`, or `%u`/`%U` with no link).
+struct AppLaunch: Sendable, Equatable {
+    /// What goes in the private file (0600 in $XDG_RUNTIME_DIR/nfcscan, removed once the app has
+    /// exited or after ``AppLauncher/fileLifetime``), and its extension: `json` for the object's
+    /// report; a payload's own (`vcf`) for a default app that opens that format.
+    struct File: Sendable, Equatable {
+        let contents: [UInt8]
+        /// ASCII letters and digits, at most 16 (anything else is refused by the launcher).
+        let suffix: String
+    }
+
+    let app: String
+    let exec: ExecCommandLine
+    let values: ExecCommandLine.Values
+    let file: File?
 }
 
 /// A method call's answer.

@@ -28,6 +28,8 @@ enum DaemonInput: Sendable {
     case heartbeat
     /// SIGTERM: end sessions, withdraw offers, release the readers, then finish.
     case stop
+    /// The installed apps' declarations, read again because an application directory changed.
+    case applications(InstalledApps)
     /// The broker publisher's connection changed (issue 15): shown as the `Broker` property.
     case broker(BrokerStatus)
 }
@@ -44,6 +46,8 @@ enum DaemonRequest: Sendable, Equatable {
     case invalidate(session: Int, message: String)
     case restartPolling(session: Int)
     case setAlertMessage(session: Int, String)
+    /// ListApps: the installed declarations and the registered apps.
+    case listApps
 }
 
 /// What background reading reports.

@@ -56,6 +56,9 @@ enum APICalls {
                 return refuse("StartScanSession takes options (a{sv})")
             }
             do { return .success(.startSession(try ScanSessionOptions(values))) } catch { return refuse(error.description) }
+        case (ScannerAPI.interface, "ListApps"):
+            guard signature.isEmpty else { return refuse("ListApps takes no arguments") }
+            return .success(.listApps)
         case (ScannerAPI.interface, "Inhibit"):
             guard signature == "sss", let what = arguments[0]?.stringValue, let who = arguments[1]?.stringValue,
                   let why = arguments[2]?.stringValue else {

@@ -95,6 +95,22 @@ struct EffectRunner {
                     sink.yield(.completed(id, .refused(name: nil, message: error.description)))
                 }
             }
+        case .launch(let id, let launch):
+            let launcher = AppLauncher(runtimeDirectory: configuration.runtimeDirectory, searchPath: configuration.searchPath,
+                                       loop: descriptors, outsideSandbox: TransientUnit.underSystemd)
+            do throws(AppLauncher.Failure) {
+                let (how, file) = try launcher.start(launch)
+                sink.yield(.completed(id, .done(how)))
+                // The file goes after its time at the latest (or when the loop ends).
+                if let file {
+                    group.addTask(counted: statistics) {
+                        try? await Task.sleep(for: AppLauncher.fileLifetime)
+                        AppLauncher.remove(file)
+                    }
+                }
+            } catch {
+                sink.yield(.completed(id, .refused(name: nil, message: error.description)))
+            }
         case .armTimer(let timer, let delay):
             let sink = sink
             timers.removeValue(forKey: timer)?.cancel()

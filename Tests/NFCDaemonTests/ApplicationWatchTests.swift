@@ -1,0 +1,63 @@
+import DesktopEntries
+import Foundation
+@testable import NFCDaemon
+import NFCDispatch
+import POSIXEvents
+import Testing
+
+/// The application directories followed with real inotify: what is installed, changed and removed
+/// while the daemon runs reaches the core without a restart.
+@Suite struct ApplicationWatchTests {
+    static let entry = "[Desktop Entry]\nType=Application\nName=Posters\nDBusActivatable=true\nX-NFCScan-Filters=media-type=text/vcard\n"
+
+    /// The next report, or nil after `seconds`.
+    static func next(_ reports: inout AsyncStream<InstalledApps>.Iterator, within seconds: Int = 5) async -> InstalledApps? {
+        await withTaskGroup(of: InstalledApps?.self) { group in
+            var iterator = reports
+            group.addTask { try? await Task.sleep(for: .seconds(seconds)); return nil }
+            let first = await iterator.next()
+            group.cancelAll()
+            reports = iterator
+            return first
+        }
+    }
+
+    @Test func installedChangedAndRemovedAppsAreReported() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-watch-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // The person's directory does not exist yet: it is noticed when made.
+        try FileManager.default.createDirectory(atPath: root + "/home", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/system/applications/vendor", withIntermediateDirectories: true)
+        let loop = try PollLoop()
+        loop.start(name: "watch-test")
+        defer { loop.cancel() }
+        let (stream, sink) = AsyncStream.makeStream(of: InstalledApps.self)
+        var reports = stream.makeAsyncIterator()
+        let watch = ApplicationWatch(directories: ApplicationDirectories(paths: [root + "/home/applications", root + "/system/applications"]),
+                                     searchPath: "/usr/bin:/bin", loop: loop) { sink.yield($0) }
+        #expect(watch.start())
+        defer { watch.stop() }
+        #expect(await Self.next(&reports)?.declarations.isEmpty == true, "the first reading is reported")
+
+        try Self.entry.write(toFile: root + "/system/applications/vendor/org.example.Posters.desktop", atomically: true, encoding: .utf8)
+        let installed = await Self.next(&reports)
+        #expect(installed?.declarations.map(\.id.value) == ["vendor-org.example.Posters.desktop"])
+
+        // The person's own entry of the same ID would win; a different ID adds one.
+        try FileManager.default.createDirectory(atPath: root + "/home/applications", withIntermediateDirectories: true)
+        try Self.entry.replacingOccurrences(of: "text/vcard", with: "text/calendar")
+            .write(toFile: root + "/home/applications/org.example.Calendar.desktop", atomically: true, encoding: .utf8)
+        var both: InstalledApps?
+        for _ in 0..<3 where both?.declarations.count != 2 { both = await Self.next(&reports) }
+        #expect(both?.declarations.map(\.id.value) == ["org.example.Calendar.desktop", "vendor-org.example.Posters.desktop"])
+
+        try "[Desktop Entry]\nType=Application\nName=Broken\nExec=sh -c %u\nX-NFCScan-Filters=uri-scheme=https\n"
+            .write(toFile: root + "/home/applications/broken.desktop", atomically: true, encoding: .utf8)
+        let refused = await Self.next(&reports)
+        #expect(refused?.refusals == [root + "/home/applications/broken.desktop:4: Exec: a field code after -c would run the object's content as code"])
+
+        try FileManager.default.removeItem(atPath: root + "/system/applications/vendor/org.example.Posters.desktop")
+        let removed = await Self.next(&reports)
+        #expect(removed?.declarations.map(\.id.value) == ["org.example.Calendar.desktop"])
+    }
+}
