@@ -15,7 +15,7 @@ func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first, let limit = arguments.last.flatMap(Double.init) else {
-    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive ... SECONDS"); exit(64)
+    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive|transaction|reset ... SECONDS"); exit(64)
 }
 // The bound on the whole check.
 DispatchQueue.global().asyncAfter(deadline: .now() + limit) { say("timeout"); exit(3) }
@@ -112,6 +112,67 @@ do {
         } catch let error as ReaderError {
             say("error=\(error)")
         }
+        await reader.close()
+        await other.release()
+    case "transaction":
+        // The reader has the card; then a second client takes a transaction on it. The read
+        // must wait for that transaction to end (never interleave with it), then read the
+        // right content. The test says when the read is waiting (pcscd's log shows its
+        // SCardBeginTransaction refused): a line on the pipe named by the second argument.
+        let reader = try await PCSCReader.open()
+        var events = reader.events().makeAsyncIterator()
+        guard case .arrived(let object)? = try await events.next() else { say("error=no object"); exit(1) }
+        say("arrived uid=\(hex(object.identifier))")
+        // Open for reading and writing, so neither side blocks in open(2).
+        let go = open(arguments[1], O_RDWR)
+        let other = try await PCSCContext.establish()
+        let held = try await other.connect(reader.name, share: .shared)
+        try await held.beginTransaction()
+        say("holding=\(reader.name)")
+        // Detached: this code's actor blocks in read(2) below.
+        let reading = Task.detached { () -> String in
+            do {
+                let reading = try await object.readNDEF()
+                return "ndef=\(hex(reading.ndefBytes)) uid=\(hex(reading.uid ?? []))"
+            } catch {
+                return "readError=\(error)"
+            }
+        }
+        var byte: UInt8 = 0
+        _ = read(go, &byte, 1)
+        close(go)
+        // The holder's own multi-command read, uninterrupted.
+        var answers: [String] = []
+        for page: UInt8 in [3, 4, 8, 12] {
+            let response = try await held.transmit([0xFF, 0xB0, 0x00, page, 0x10], maxResponse: 258)
+            answers.append(hex(Array(response.suffix(2))))
+        }
+        say("holderReads=\(answers.joined(separator: ","))")
+        try await held.endTransaction()
+        say("released")
+        say(await reading.value)
+        await object.release()
+        await held.disconnect()
+        await reader.close()
+        await other.release()
+    case "reset":
+        // Another client resets the card after the reader found it: the read acknowledges the
+        // reset (SCARD_W_RESET_CARD) and reads once more, instead of calling the card gone.
+        let reader = try await PCSCReader.open()
+        var events = reader.events().makeAsyncIterator()
+        guard case .arrived(let object)? = try await events.next() else { say("error=no object"); exit(1) }
+        say("arrived uid=\(hex(object.identifier))")
+        let other = try await PCSCContext.establish()
+        let resetter = try await other.connect(reader.name, share: .shared)
+        await resetter.disconnect(.reset)
+        say("reset")
+        do {
+            let reading = try await object.readNDEF()
+            say("ndef=\(hex(reading.ndefBytes)) uid=\(hex(reading.uid ?? []))")
+        } catch {
+            say("readError=\(error)")
+        }
+        await object.release()
         await reader.close()
         await other.release()
     default:
