@@ -3,14 +3,16 @@
 #
 # Usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  how long each target runs (default 60)
-#   TARGET   message, tlv, cc (NDEF codec), options, config, rfkill (daemon) (default: all of
-#            them, one after the other)
+#   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads), options, config,
+#            rfkill (daemon) (default: all of them, one after the other)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_ARGS (extra libFuzzer arguments, e.g. "-jobs=2" or "-dict=...").
 #
 # Each target is Tests/Fuzz/targets/<target>.swift plus Tests/Fuzz/support/*.swift. The NDEF
 # targets are linked against the NDEF module (every file of Sources/NDEF, built once as its own
-# module so the targets see only its public API). The daemon targets (options: the D-Bus method
+# module so the targets see only its public API); tagread also against NFCTags, built the same way
+# on top of it (every Type 1-5 and MIFARE Classic read over a transport answering from the
+# fuzzer's bytes). The daemon targets (options: the D-Bus method
 # arguments, any a{sv}; config: nfcscand.conf; rfkill: /dev/rfkill records) reach the daemon's
 # internal decoders with @testable import NFCDaemon, so they are linked against NFCDaemon and
 # everything it depends on, built by SwiftPM in release mode with -enable-testing in its own
@@ -31,8 +33,9 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 ndef_targets=(message tlv cc)
+tag_targets=(tagread)
 daemon_targets=(options config rfkill)
-all_targets=("${ndef_targets[@]}" "${daemon_targets[@]}")
+all_targets=("${ndef_targets[@]}" "${tag_targets[@]}" "${daemon_targets[@]}")
 
 seconds="${1:-60}"
 [[ $# -gt 0 ]] && shift
@@ -82,8 +85,13 @@ if [[ ${#ndef_sources[@]} -eq 0 ]]; then
 fi
 
 is_daemon() { [[ " ${daemon_targets[*]} " == *" $1 "* ]]; }
-want_ndef=false want_daemon=false
-for t in "${targets[@]}"; do if is_daemon "$t"; then want_daemon=true; else want_ndef=true; fi; done
+is_tag() { [[ " ${tag_targets[*]} " == *" $1 "* ]]; }
+want_ndef=false want_tags=false want_daemon=false
+for t in "${targets[@]}"; do
+  if is_daemon "$t"; then want_daemon=true; else want_ndef=true; fi
+  if is_tag "$t"; then want_tags=true; fi
+done
+mapfile -t tag_sources < <(find "$root/Sources/NFCTags" -name '*.swift' | LC_ALL=C sort)
 
 cd "$root"
 if $want_ndef && [[ "$(stale "$build/NDEF.o" "${ndef_sources[@]}" "$here/run.sh")" == true ]]; then
@@ -95,6 +103,16 @@ if $want_ndef && [[ "$(stale "$build/NDEF.o" "${ndef_sources[@]}" "$here/run.sh"
     exit 2
   fi
   touch "$build/NDEF.o"   # the compiler keeps an unchanged object's old time stamp
+fi
+if $want_tags && [[ "$(stale "$build/NFCTags.o" "$build/NDEF.o" "${tag_sources[@]}" "$here/run.sh")" == true ]]; then
+  echo "fuzz: building the NFCTags module (${#tag_sources[@]} files)"
+  if ! "$swiftc" "${flags[@]}" -wmo -module-name NFCTags -I "$build" -emit-module -emit-module-path "$build/NFCTags.swiftmodule" \
+      -c -o "$build/NFCTags.o" "${tag_sources[@]}" 2>&1 | quiet; then
+    rm -f "$build/NFCTags.o"
+    echo "run.sh: building the NFCTags module failed" >&2
+    exit 2
+  fi
+  touch "$build/NFCTags.o"
 fi
 
 # The daemon targets link every object SwiftPM built for NFCDaemon (only its dependency closure is
@@ -127,6 +145,8 @@ fi
 for t in "${targets[@]}"; do
   if is_daemon "$t"; then
     inputs=("${daemon_link[@]}"); newest=("${spm_objects[@]}")
+  elif is_tag "$t"; then
+    inputs=(-I "$build" "$build/NDEF.o" "$build/NFCTags.o"); newest=("$build/NDEF.o" "$build/NFCTags.o")
   else
     inputs=(-I "$build" "$build/NDEF.o"); newest=("$build/NDEF.o")
   fi
