@@ -20,6 +20,26 @@ guard let command = arguments.first, let limit = arguments.last.flatMap(Double.i
 // The bound on the whole check.
 DispatchQueue.global().asyncAfter(deadline: .now() + limit) { say("timeout"); exit(3) }
 
+/// Reads `object`: `ndef=… uid=…` or `readError=…`.
+func readOutcome(_ object: DetectedObject) async -> String {
+    do {
+        let reading = try await object.readNDEF()
+        return "ndef=\(hex(reading.ndefBytes)) uid=\(hex(reading.uid ?? []))"
+    } catch {
+        return "readError=\(error)"
+    }
+}
+
+/// pcscd's first reader and the first object it finds (with the events, which must live on:
+/// ending them ends the reader's watch).
+func firstObject() async throws -> (PCSCReader, DetectedObject, AsyncThrowingStream<ReaderEvent, any Error>.AsyncIterator) {
+    let reader = try await PCSCReader.open()
+    let (event, events) = try await firstEvent(reader)
+    guard case .arrived(let object)? = event else { say("error=no object"); exit(1) }
+    say("arrived uid=\(hex(object.identifier))")
+    return (reader, object, events)
+}
+
 func firstEvent(_ reader: PCSCReader) async throws -> (ReaderEvent?, AsyncThrowingStream<ReaderEvent, any Error>.AsyncIterator) {
     var iterator = reader.events().makeAsyncIterator()
     return (try await iterator.next(), iterator)
@@ -119,10 +139,7 @@ do {
         // must wait for that transaction to end (never interleave with it), then read the
         // right content. The test says when the read is waiting (pcscd's log shows its
         // SCardBeginTransaction refused): a line on the pipe named by the second argument.
-        let reader = try await PCSCReader.open()
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await events.next() else { say("error=no object"); exit(1) }
-        say("arrived uid=\(hex(object.identifier))")
+        let (reader, object, events) = try await firstObject()
         // Open for reading and writing, so neither side blocks in open(2).
         let go = open(arguments[1], O_RDWR)
         let other = try await PCSCContext.establish()
@@ -130,14 +147,7 @@ do {
         try await held.beginTransaction()
         say("holding=\(reader.name)")
         // Detached: this code's actor blocks in read(2) below.
-        let reading = Task.detached { () -> String in
-            do {
-                let reading = try await object.readNDEF()
-                return "ndef=\(hex(reading.ndefBytes)) uid=\(hex(reading.uid ?? []))"
-            } catch {
-                return "readError=\(error)"
-            }
-        }
+        let reading = Task.detached { await readOutcome(object) }
         var byte: UInt8 = 0
         _ = read(go, &byte, 1)
         close(go)
@@ -155,26 +165,20 @@ do {
         await held.disconnect()
         await reader.close()
         await other.release()
+        withExtendedLifetime(events) {}
     case "reset":
         // Another client resets the card after the reader found it: the read acknowledges the
         // reset (SCARD_W_RESET_CARD) and reads once more, instead of calling the card gone.
-        let reader = try await PCSCReader.open()
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await events.next() else { say("error=no object"); exit(1) }
-        say("arrived uid=\(hex(object.identifier))")
+        let (reader, object, events) = try await firstObject()
         let other = try await PCSCContext.establish()
         let resetter = try await other.connect(reader.name, share: .shared)
         await resetter.disconnect(.reset)
         say("reset")
-        do {
-            let reading = try await object.readNDEF()
-            say("ndef=\(hex(reading.ndefBytes)) uid=\(hex(reading.uid ?? []))")
-        } catch {
-            say("readError=\(error)")
-        }
+        say(await readOutcome(object))
         await object.release()
         await reader.close()
         await other.release()
+        withExtendedLifetime(events) {}
     default:
         say("unknown command \(command)"); exit(64)
     }
