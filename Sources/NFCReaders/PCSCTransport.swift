@@ -24,6 +24,8 @@ import Synchronization
 /// land between two of ours (its SELECT between our SELECT and READ BINARY: "status 6986"). So
 /// each multi-command use of the card (identifying it, reading it) runs inside one PC/SC
 /// transaction (``transacted(_:)``); a program that holds one makes the read wait until it ends.
+/// Limit: pcsc-lite gives no way to give up that wait; it ends when the other program ends its
+/// transaction or the card leaves, and meanwhile this reader's card context is busy.
 public final class PCSCTransport: TagTransport, @unchecked Sendable {
     public let capabilities: LinkCapabilities
     public let platform: TagPlatform?
