@@ -9,7 +9,8 @@
 # outside). The reader.conf is written to a temporary directory, never /etc. Nothing on the host
 # changes, and everything is removed on exit, on SIGINT/SIGTERM, and when this script dies.
 #
-# Usage: scripts/private-pcscd.sh [--port N] [--name NAME] [--keep] [--pcscd-log FILE] [-- COMMAND [ARGS...]]
+# Usage: scripts/private-pcscd.sh [--port N] [--name NAME] [--keep] [--debug] [--pcscd-log FILE] [-- COMMAND [ARGS...]]
+# --debug: pcscd logs every client call (pcscd -d), on this script's standard error too.
 #
 # Once pcscd is ready it prints, one per line:
 #   PCSCLITE_CSOCK_NAME=<dir>/run/pcscd/pcscd.comm   (the socket; set it for every PC/SC client)
@@ -41,14 +42,16 @@ port=35963
 name=nfcsim
 pcscd_log=
 keep=0
+debug=0
 
-usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,29s/^# \{0,1\}//p' "$0"; }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port=${2:?--port needs a number}; shift 2 ;;
     --name) name=${2:?--name needs a reader name}; shift 2 ;;
     --keep) keep=1; shift ;;
+    --debug) debug=1; shift ;;
     --pcscd-log) pcscd_log=${2:?--pcscd-log needs a file}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; break ;;
@@ -100,7 +103,7 @@ trap 'exit 143' TERM
 # then the command. fd 3 reads the "alive" pipe: it reaches end of file when this script is gone
 # (however it died, even by SIGKILL), and the namespace then shuts itself down and cleans up.
 inner='
-  dir=$1; name=$2; keep=$3; shift 3
+  dir=$1; name=$2; keep=$3; debug=$4; shift 4
   pcscd_pid=; command_pid=; guard_pid=
   stop() {
     trap - TERM INT
@@ -118,7 +121,12 @@ inner='
   exec 3<&-
   ip link set lo up
   mount --bind "$dir/run" /run
-  pcscd -f -c "$dir/conf" >>"$dir/pcscd.log" 2>&1 </dev/null &
+  if [ "$debug" = 1 ]; then
+    # Line-buffered: pcscd writes its log through stdio, which a pipe would otherwise hold back.
+    stdbuf -oL -eL pcscd -f -d -c "$dir/conf" > >(tee -a "$dir/pcscd.log" | sed -u "s/^/pcscd: /" >&2) 2>&1 </dev/null &
+  else
+    pcscd -f -c "$dir/conf" >>"$dir/pcscd.log" 2>&1 </dev/null &
+  fi
   pcscd_pid=$!
   for _ in $(seq 100); do
     [ -S /run/pcscd/pcscd.comm ] && break
@@ -142,7 +150,7 @@ inner='
   fi
   wait "$pcscd_pid"
 '
-unshare -r -m -n bash -c "$inner" private-pcscd "$dir" "$name" "$keep" "$@" 3<"$dir/alive" &
+unshare -r -m -n bash -c "$inner" private-pcscd "$dir" "$name" "$keep" "$debug" "$@" 3<"$dir/alive" &
 ns_pid=$!
 exec 4>"$dir/alive"
 

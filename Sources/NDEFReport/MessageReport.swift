@@ -1,32 +1,31 @@
 import NDEF
 
 /// Turns a decoded message into the fields of Docs/json-schema.md.
+///
+/// A record whose payload does not fit its type (a `text/vcard` in Latin-1) is reported raw with
+/// an `error` field and never hides the other records: phones and ndeflib show the rest of such
+/// a message, and so does every face of nfcscan. Strict versus lenient is about the message's
+/// framing only (``NDEFParser/Mode``).
 public struct MessageReport: Sendable {
-    /// Strict: a record whose payload does not match its type fails the whole report.
-    /// Lenient: that record is reported raw, with an `error` field.
-    public var strict: Bool
-
-    public init(strict: Bool = true) {
-        self.strict = strict
-    }
+    public init() {}
 
     /// `{"records": [...]}`. With layouts from ``NDEFParser``, error offsets count from the start
     /// of the input and chunked records are marked.
-    public func report(_ message: NDEFMessage, layouts: [NDEFParser.RecordLayout]? = nil) throws(NDEFError) -> ReportValue {
-        .object([.init("records", try records(message, layouts: layouts, context: .message, depth: 0))])
+    public func report(_ message: NDEFMessage, layouts: [NDEFParser.RecordLayout]? = nil) -> ReportValue {
+        .object([.init("records", records(message, layouts: layouts, context: .message, depth: 0))])
     }
 
-    func records(_ message: NDEFMessage, layouts: [NDEFParser.RecordLayout]?, context: RecordContext, depth: Int) throws(NDEFError) -> ReportValue {
+    func records(_ message: NDEFMessage, layouts: [NDEFParser.RecordLayout]?, context: RecordContext, depth: Int) -> ReportValue {
         var items: [ReportValue] = []
         items.reserveCapacity(message.records.count)
         for (index, record) in message.records.enumerated() {
-            items.append(try self.record(record, layout: layouts?[index], context: context, depth: depth))
+            items.append(self.record(record, layout: layouts?[index], context: context, depth: depth))
         }
         return .array(items)
     }
 
     public func record(_ record: NDEFRecord, layout: NDEFParser.RecordLayout? = nil, context: RecordContext = .message,
-                       depth: Int = 0) throws(NDEFError) -> ReportValue {
+                       depth: Int = 0) -> ReportValue {
         var fields = FieldList()
         fields.add("tnf", record.tnf.name)
         fields.add("type", record.typeString)
@@ -41,17 +40,15 @@ public struct MessageReport: Sendable {
         do {
             if let content = try record.content(in: context, depth: depth) {
                 fields.add("kind", content.kind)
-                try describe(content, into: &fields, depth: depth)
+                describe(content, into: &fields, depth: depth)
             }
         } catch {
-            let located = error.located(in: layout)
-            if strict { throw located }
-            fields.add("error", located.description)
+            fields.add("error", error.located(in: layout).description)
         }
         return fields.object
     }
 
-    private func describe(_ content: RecordContent, into fields: inout FieldList, depth: Int) throws(NDEFError) {
+    private func describe(_ content: RecordContent, into fields: inout FieldList, depth: Int) {
         switch content {
         case .text(let text):
             fields.add("text", text.text)
@@ -67,14 +64,14 @@ public struct MessageReport: Sendable {
             fields.add("size", poster.size.map { Int($0) })
             fields.add("resource_type", poster.resourceType)
             fields.add("icons", .array(poster.icons.map { .object([.init("mime_type", .string($0.mimeType)), .init("payload", .string(Hex.string($0.data)))]) }))
-            fields.add("records", try records(poster.message, layouts: nil, context: .smartPoster, depth: depth + 1))
+            fields.add("records", records(poster.message, layouts: nil, context: .smartPoster, depth: depth + 1))
         case .handover(let handover):
             fields.add("version", handover.versionString)
             fields.add("alternative_carriers", .array(handover.alternativeCarriers.map(Self.carrier)))
             if handover.kind == .request { fields.add("collision_resolution", handover.collisionResolution.map { Int($0) }) }
             if let error = handover.error { fields.add("error", Self.handoverError(error)) }
             if let message = handover.message {
-                fields.add("records", try records(message, layouts: nil, context: .handover, depth: depth + 1))
+                fields.add("records", records(message, layouts: nil, context: .handover, depth: depth + 1))
             } else {
                 fields.add("records", .array([]))
             }

@@ -107,6 +107,7 @@ public struct NotificationComposer: Sendable {
             case .wifiNetwork(let name): return (.wifiNetwork, name)
             case .bluetoothDevice(let name): return (.bluetoothDevice, name)
             case .title: continue // a smart poster's title: its link is what it offers
+            case .unreadable: continue // nothing in it to offer or name
             case .app, .deviceToConnect, .signature, .other: return (.item, nil)
             }
         }

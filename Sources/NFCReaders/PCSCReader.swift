@@ -16,7 +16,9 @@ import Synchronization
 ///
 /// On arrival the reader connects shared on a second context (exchanges never wait behind the
 /// watch), identifies the card from its ATR (``PCSCCardIdentity``), asks its UID with the Part 3
-/// GET DATA `FF CA 00 00 00`, and hands out a ``PCSCTransport``. Once the object is read
+/// GET DATA `FF CA 00 00 00`, and hands out a ``PCSCTransport``. The UID and the read each run
+/// inside a PC/SC transaction, so another program sharing the card cannot slip commands between
+/// ours; while it holds a transaction of its own, ours waits for it. Once the object is read
 /// (``DetectedObject/release()``) the connection is dropped, leaving the card free for other
 /// programs while the watch still sees it leave. On removal the transport is retired (later
 /// exchanges are ``TransportError/objectRemoved``).
@@ -250,9 +252,8 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         let transport = PCSCTransport(card: card, platform: identity.platform, mifareClassicSize: identity.mifareClassicSize)
         var identifier: [UInt8] = []
         do {
-            let response = try await card.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00], maxResponse: 258)
-            if response.count >= 2, response.suffix(2) == [0x90, 0x00] { identifier = Array(response.dropLast(2)) }
-        } catch let error where [.removedCard, .noSmartcard, .resetCard].contains(error.kind) {
+            identifier = try await transport.identifier()
+        } catch .objectRemoved {
             await card.disconnect()
             return .gone
         } catch {}

@@ -19,6 +19,13 @@ import Synchronization
 /// any call after the reader saw it leave, is ``TransportError/objectRemoved``; the reader or
 /// pcscd gone is ``TransportError/readerGone``; an exchange that failed (SCARD_E_NOT_TRANSACTED,
 /// SCARD_W_UNRESPONSIVE_CARD) is ``TransportError/timeout``.
+///
+/// pcscd lets several programs share a card; without a transaction another program's commands can
+/// land between two of ours (its SELECT between our SELECT and READ BINARY: "status 6986"). So
+/// each multi-command use of the card (identifying it, reading it) runs inside one PC/SC
+/// transaction (``transacted(_:)``); a program that holds one makes the read wait until it ends.
+/// Limit: pcsc-lite gives no way to give up that wait; it ends when the other program ends its
+/// transaction or the card leaves, and meanwhile this reader's card context is busy.
 public final class PCSCTransport: TagTransport, @unchecked Sendable {
     public let capabilities: LinkCapabilities
     public let platform: TagPlatform?
@@ -49,6 +56,62 @@ public final class PCSCTransport: TagTransport, @unchecked Sendable {
     func release() async {
         retire()
         await card.disconnect(.leave)
+    }
+
+    /// Runs `body` (a whole read) inside one PC/SC transaction, so no other client's commands
+    /// land between its exchanges. The transaction ends whatever `body` does.
+    func transacted<T>(_ body: () async throws(TagReadError) -> T) async throws(TagReadError) -> T {
+        do { try await beginTransaction() } catch {
+            throw error == .objectRemoved ? .objectRemoved(roundTrips: 0) : .transport(error)
+        }
+        let result: Result<T, TagReadError>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        await endTransaction()
+        return try result.get()
+    }
+
+    /// The UID, from the Part 3 GET DATA `FF CA 00 00 00` (empty when the reader does not say),
+    /// inside a transaction so that no other client's command comes between.
+    func identifier() async throws(TransportError) -> [UInt8] {
+        try await beginTransaction()
+        let response: [UInt8]
+        do { response = try await transmit([0xFF, 0xCA, 0x00, 0x00, 0x00]) } catch {
+            await endTransaction()
+            throw error
+        }
+        await endTransaction()
+        guard response.count >= 2, response.suffix(2) == [0x90, 0x00] else { return [] }
+        return Array(response.dropLast(2))
+    }
+
+    /// `SCardBeginTransaction`, waiting while another client holds one. Another client may have
+    /// reset the card since this handle last used it (SCARD_W_RESET_CARD): the card is still
+    /// there, so this handle acknowledges the reset (reconnect, leaving the card as it is) and
+    /// tries once more. A card another client holds exclusively is a clear error.
+    func beginTransaction() async throws(TransportError) {
+        guard isCurrent else { throw .objectRemoved }
+        do {
+            try await card.beginTransaction()
+        } catch where error.kind == .resetCard {
+            do {
+                try await card.reconnect(initialization: .leave)
+                try await card.beginTransaction()
+            } catch {
+                throw beginFailure(error)
+            }
+        } catch {
+            throw beginFailure(error)
+        }
+    }
+
+    private func beginFailure(_ error: PCSCError) -> TransportError {
+        guard error.kind == .sharingViolation else { return map(error) }
+        return .protocolError("another program holds the card exclusively (\(error)); read it again once that program lets go")
+    }
+
+    /// `SCardEndTransaction`; a card that has left ends it by itself.
+    func endTransaction() async {
+        try? await card.endTransaction(.leave)
     }
 
     public func transceive(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {

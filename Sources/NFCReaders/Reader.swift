@@ -80,8 +80,16 @@ public struct DetectedObject: Sendable {
         await (transport as? PCSCTransport)?.release()
     }
 
-    /// Reads the NDEF message with the protocol of ``platform``.
+    /// Reads the NDEF message with the protocol of ``platform``: over PC/SC inside one transaction
+    /// (identify and read), so another program sharing the card cannot interleave its commands.
     public func readNDEF() async throws(TagReadError) -> TagReading {
+        if let pcsc = transport as? PCSCTransport {
+            return try await pcsc.transacted { () async throws(TagReadError) in try await readByPlatform() }
+        }
+        return try await readByPlatform()
+    }
+
+    private func readByPlatform() async throws(TagReadError) -> TagReading {
         let libnfc = transport as? LibNFCTransport
         libnfc?.beginRead()
         defer { libnfc?.endRead() }

@@ -33,6 +33,7 @@ public enum ContentDescription {
         case .deviceToConnect: copy.deviceToConnect
         case .signature: copy.signature
         case .other: copy.otherContent
+        case .unreadable: copy.unreadableRecord
         }
     }
 

@@ -27,10 +27,14 @@ public enum ContentItem: Hashable, Sendable {
     case signature
     /// A record this program understood structurally but can't describe (an unknown type).
     case other
+    /// A record whose payload does not fit its type (its report has an `error`): said, so a
+    /// person knows the object holds more than the rest shows.
+    case unreadable
 
     /// What `record` (one record of a `MessageReport` tree) holds, in the order a person reads it;
     /// empty for records that hold nothing worth saying (empty records, handover internals).
     public static func items(in record: ReportValue) -> [ContentItem] {
+        if record["error"] != nil, record["kind"] == nil { return [.unreadable] }
         switch record["kind"]?.stringValue {
         case "uri", "absolute-uri":
             return record["uri"]?.stringValue.map { [item(forURI: $0)] } ?? []

@@ -2,7 +2,8 @@ import NDEF
 import NDEFReport
 import NFCTags
 
-/// Why an object's content cannot be reported (its message does not decode).
+/// Why an object's content cannot be reported (its message's framing does not decode; a record
+/// whose payload does not fit its type is reported with an `error` instead).
 public struct ObjectReportError: Error, Sendable, CustomStringConvertible {
     /// The codec's explanation, with the byte offset (developer-facing).
     public let detail: String
@@ -21,7 +22,7 @@ extension ScannedObject {
         case .message(let message):
             do {
                 let parsed = try NDEFParser().parse(reading.ndefBytes)
-                guard case .object(let decoded) = try MessageReport().report(message, layouts: parsed.layouts) else {
+                guard case .object(let decoded) = MessageReport().report(message, layouts: parsed.layouts) else {
                     throw ObjectReportError(detail: "the report is not an object")
                 }
                 fields = decoded

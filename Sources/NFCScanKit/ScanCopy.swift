@@ -57,6 +57,9 @@ public protocol ScanCopyCatalog: Sendable {
     var bluetoothDeviceWithoutName: String { get }
     var deviceToConnect: String { get }
     var otherContent: String { get }
+    /// A record whose content does not fit what it claims to be (a contact card in the wrong
+    /// character set): said beside the rest of what the object holds.
+    var unreadableRecord: String { get }
     var signature: String { get }
 
     // The daemon's notifications. Summaries are questions ("Open example.com/poster?"); values are
@@ -156,6 +159,7 @@ public enum ScanCopy {
             ("bluetoothDeviceWithoutName", copy.bluetoothDeviceWithoutName, true),
             ("deviceToConnect", copy.deviceToConnect, true),
             ("otherContent", copy.otherContent, true),
+            ("unreadableRecord", copy.unreadableRecord, true),
             ("signature", copy.signature, true),
             ("notificationSender", copy.notificationSender, false),
             ("notificationOpenLink", copy.notificationOpenLink("example.com/poster"), true),
@@ -229,6 +233,7 @@ public struct EnglishScanCopy: ScanCopyCatalog {
     public var bluetoothDeviceWithoutName: String { "A Bluetooth device without a name." }
     public var deviceToConnect: String { "A device to connect to." }
     public var otherContent: String { "Something this program can't show." }
+    public var unreadableRecord: String { "Something that can't be read." }
     public var signature: String { "A signature, which wasn't checked." }
 
     public var notificationSender: String { "Nearby Items" }

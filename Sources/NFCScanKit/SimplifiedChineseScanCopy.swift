@@ -55,6 +55,7 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
     public var bluetoothDeviceWithoutName: String { "一个没有名称的蓝牙设备。" }
     public var deviceToConnect: String { "一个可连接的设备。" }
     public var otherContent: String { "本程序无法显示的内容。" }
+    public var unreadableRecord: String { "无法读取的内容。" }
     public var signature: String { "一个未经验证的签名。" }
 
     public var notificationSender: String { "附近的物品" }

@@ -191,11 +191,7 @@ public enum MifareClassicTag {
                         return reading(uid: uid, product: product, capacity: capacity, ndef: [], &link)
                     }
                     wanted = data.count + 1
-                } catch .truncated(let offset, let needed) {
-                    if let found = try? TLVWalker.blocks(in: Array(data.prefix(offset))),
-                       let ndef = found.first(where: { $0.tag == .ndefMessage }) {
-                        return reading(uid: uid, product: product, capacity: capacity, ndef: Array(data[ndef.valueRange]), &link)
-                    }
+                } catch .truncated(_, let needed) {
                     guard needed <= capacity else { throw .messagePastEndOfMemory(needed: needed, capacity: capacity) }
                     wanted = needed
                 } catch {
@@ -214,10 +210,7 @@ public enum MifareClassicTag {
             let found = try TLVWalker.blocks(in: data)
             let ndef = found.first { $0.tag == .ndefMessage }
             return reading(uid: uid, product: product, capacity: capacity, ndef: ndef.map { Array(data[$0.valueRange]) } ?? [], &link)
-        } catch .truncated(let offset, let needed) {
-            if let found = try? TLVWalker.blocks(in: Array(data.prefix(offset))), let ndef = found.first(where: { $0.tag == .ndefMessage }) {
-                return reading(uid: uid, product: product, capacity: capacity, ndef: Array(data[ndef.valueRange]), &link)
-            }
+        } catch .truncated(_, let needed) {
             throw .messagePastEndOfMemory(needed: needed, capacity: capacity)
         } catch {
             throw .memory(error)

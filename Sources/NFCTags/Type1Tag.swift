@@ -112,7 +112,7 @@ public enum Type1Tag {
             if found != reserved { reserved = found; continue }
             let ndef = blocks.first { $0.tag == .ndefMessage }
             if ndef != nil || truncation == nil && (blocks.last?.tag == .terminator || data.count == capacity) {
-                // A message before a truncated TLV is complete: bytes after it do not matter.
+                // The walk stops at the message: whatever follows it does not matter.
                 return TagReading(platform: .type1, product: product, uid: tagUID, capacity: capacity,
                                   ndefBytes: ndef.map { Array(data[$0.valueRange]) } ?? [], roundTrips: link.roundTrips)
             }

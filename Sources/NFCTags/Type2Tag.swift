@@ -56,15 +56,10 @@ public enum Type2Tag {
             do {
                 let blocks = try TLVWalker.blocks(in: data)
                 found = (blocks, blocks.last?.tag == .terminator || data.count == capacity)
-            } catch .truncated(let offset, let needed) {
-                // A message before the truncated TLV is complete: bytes after it do not matter.
-                if let blocks = try? TLVWalker.blocks(in: Array(data.prefix(offset))), blocks.contains(where: { $0.tag == .ndefMessage }) {
-                    found = (blocks, true)
-                } else {
-                    guard needed <= capacity else { throw .messagePastEndOfMemory(needed: needed, capacity: capacity) }
-                    try await memory.read(through: ccPage + (needed + 3) / 4, limit: lastDataPage, &link)
-                    continue
-                }
+            } catch .truncated(_, let needed) {
+                guard needed <= capacity else { throw .messagePastEndOfMemory(needed: needed, capacity: capacity) }
+                try await memory.read(through: ccPage + (needed + 3) / 4, limit: lastDataPage, &link)
+                continue
             } catch {
                 throw .memory(error)
             }

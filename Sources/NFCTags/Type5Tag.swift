@@ -128,12 +128,7 @@ public enum Type5Tag {
                 try await readThrough(min(start + capacity, start + data.count + (multiple ? 48 : 1)), multiple: multiple, &link)
             } catch let error as TLVError {
                 switch error {
-                case .truncated(let offset, let needed):
-                    if let found = try? TLVWalker.blocks(in: Array(data.prefix(offset))),
-                       let ndef = found.first(where: { $0.tag == .ndefMessage }) {
-                        return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: capacity,
-                                          ndefBytes: Array(data[ndef.valueRange]), roundTrips: link.roundTrips)
-                    }
+                case .truncated(_, let needed):
                     guard needed <= capacity else { throw .messagePastEndOfMemory(needed: needed, capacity: capacity) }
                     try await readThrough(start + needed, multiple: multiple, &link)
                 default:

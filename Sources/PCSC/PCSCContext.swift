@@ -217,6 +217,25 @@ public final class PCSCCard: @unchecked Sendable {
         }
     }
 
+    /// `SCardBeginTransaction`: from here until ``endTransaction(_:)`` (or disconnecting) no other
+    /// client's command reaches the card; theirs fail with SCARD_E_SHARING_VIOLATION. While another
+    /// client holds a transaction, pcsc-lite's client library waits (asking pcscd every 100 ms)
+    /// until it ends or the card leaves (SCARD_W_REMOVED_CARD), holding this context's queue.
+    public func beginTransaction() async throws(PCSCError) {
+        try await perform { handle -> Result<Void, PCSCError> in
+            let rv = SCardBeginTransaction(handle)
+            return rv == SCARD_S_SUCCESS ? .success(()) : .failure(PCSCError(code: Int(rv), function: "SCardBeginTransaction"))
+        }
+    }
+
+    /// `SCardEndTransaction`: other clients may use the card again.
+    public func endTransaction(_ disposition: PCSCDisposition = .leave) async throws(PCSCError) {
+        try await perform { handle -> Result<Void, PCSCError> in
+            let rv = SCardEndTransaction(handle, DWORD(disposition.rawValue))
+            return rv == SCARD_S_SUCCESS ? .success(()) : .failure(PCSCError(code: Int(rv), function: "SCardEndTransaction"))
+        }
+    }
+
     /// `SCardReconnect`: resets (or leaves) the card and connects again, shared.
     public func reconnect(initialization: PCSCDisposition = .reset, share: PCSCShareMode = .shared) async throws(PCSCError) {
         let active = try await perform { handle -> Result<UInt, PCSCError> in

@@ -10,9 +10,11 @@ struct DecodeCommand: ParsableCommand {
             Reads one NDEF message from FILE, or from standard input when FILE is omitted or `-`. \
             The bytes are raw binary unless --hex is given.
 
-            Decoding is strict: anything that breaks the NDEF specification is reported with the \
-            byte offset where it was found, and nothing is printed. --lenient shows every complete \
-            record it can recover instead, and warns about the rest.
+            Decoding is strict: a message whose framing breaks the NDEF specification is reported \
+            with the byte offset where it was found, and nothing is printed. --lenient shows every \
+            complete record it can recover instead, and warns about the rest. A record whose \
+            payload does not fit its type (a vCard that is not UTF-8) never hides the others: it \
+            is shown raw, marked "cannot be decoded" (`error` in --json), in either mode.
 
             Examples:
               nfcscan decode poster.ndef
@@ -55,13 +57,12 @@ struct DecodeCommand: ParsableCommand {
             }
         }
         let parsed: NDEFParser.Result
-        let report: ReportValue
         do {
             parsed = try NDEFParser(mode: lenient ? .lenient : .strict).parse(bytes)
-            report = try MessageReport(strict: !lenient).report(parsed.message, layouts: parsed.layouts)
         } catch {
             throw CommandFailure(message: "invalid message: \(error)", status: ExitStatus.dataError)
         }
+        let report = MessageReport().report(parsed.message, layouts: parsed.layouts)
         for issue in parsed.issues { printError("nfcscan: warning: \(issue)") }
         if json {
             print(JSONWriter.string(report))

@@ -67,6 +67,33 @@ enum CLI {
         #expect(r.stderr.contains("nfcscan: warning: input ends inside the payload length at byte 18"))
     }
 
+    /// Issue 12: a vCard that is not UTF-8 hid the whole message (exit 65, nothing printed). It
+    /// marks its own record, strict or lenient; the other records are printed.
+    @Test(arguments: [[], ["--lenient"]])
+    func aBadPayloadMarksItsRecordAndHidesNothing(mode: [String]) throws {
+        let card = Array("BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Jos".utf8) + [0xE9] + Array("\r\nEND:VCARD\r\n".utf8)
+        let message = try NDEFMessage(URIRecord(uri: "https://example.com/poster").record(),
+                                      NDEFRecord(tnf: .media, type: "text/vcard", payload: card),
+                                      TextRecord(text: "Summer concert").record())
+        let json = try CLI.run(["decode", "--json"] + mode, stdin: message.encoded())
+        #expect(json.status == 0)
+        #expect(json.stderr == "")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let records = try #require(document["records"] as? [[String: Any]])
+        #expect(records.count == 3)
+        #expect(records[0]["uri"] as? String == "https://example.com/poster")
+        #expect(records[1]["kind"] == nil)
+        #expect(records[1]["mime_type"] as? String == "text/vcard")
+        #expect((records[1]["error"] as? String)?.contains("UTF-8") == true)
+        #expect(records[2]["text"] as? String == "Summer concert")
+
+        let summary = try CLI.run(["decode"] + mode, stdin: message.encoded())
+        #expect(summary.status == 0)
+        #expect(summary.stdout.contains("Link: https://example.com/poster"))
+        #expect(summary.stdout.contains("cannot be decoded"))
+        #expect(summary.stdout.contains("Text (en): Summer concert"))
+    }
+
     @Test func hostileTextCannotReachTheTerminal() throws {
         let text = try TextRecord(text: "hi\u{1B}]0;pwned\u{7}\u{1B}[2J\u{202E}gnp.exe").record()
         let bytes = NDEFMessage(text).encoded()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
-    python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,options,config,rfkill,desktop}/
+    python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -416,8 +416,82 @@ def rfkill_seeds():
     return s
 
 
+def answer(data=b'', control=0):
+    """One exchange of the `tagread` target's script: an answer of `data`."""
+    if len(data) < 256:
+        return bytes([control, len(data)]) + data
+    assert len(data) <= 0xFFF
+    return bytes([0x80 | (len(data) & 0x0F) << 3, len(data) >> 4]) + data
+
+
+def tagread_seeds():
+    """Scripts under which each type's read succeeds (see targets/tagread.swift), and a few
+    where the object misbehaves."""
+    poster = encode(ndef.UriRecord('https://example.com/summer-concert'))
+    ntag_tlv = tlv(0x03, poster) + b'\xfe'
+    seeds = {}
+
+    # Type 2 over a storage-card link (READ only, 16-byte answers): CC on page 3, then the TLVs.
+    memory = bytes([0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x00, 0x00, 0x48, 0x00, 0x00,
+                    0xE1, 0x10, 0x12, 0x00]) + ntag_tlv + bytes(160)
+    seeds['type2-read'] = bytes([1, 0x10]) + b''.join(answer(memory[p * 4:p * 4 + 16]) for p in range(3, 40, 4))
+    # Type 2 with GET_VERSION (an NTAG213) and FAST_READ of pages 3 to 15.
+    seeds['type2-fast-read'] = bytes([1, 0x11]) + answer(bytes([0, 4, 4, 2, 1, 0, 0x0F, 3])) + answer(memory[12:64])
+    # A plain Ultralight: GET_VERSION times out, the chip is woken again, READs follow.
+    seeds['type2-ultralight'] = bytes([1, 0x11]) + bytes([4, 0]) + \
+        b''.join(answer(memory[p * 4:p * 4 + 16]) for p in range(3, 16, 4))
+    # Leftovers after the message and no Terminator.
+    left = memory[:16] + tlv(0x03, poster) + bytes([0x8D, 0x41, 0x00, 0x72]) + bytes(160)
+    seeds['type2-leftovers'] = bytes([1, 0x10]) + b''.join(answer(left[p * 4:p * 4 + 16]) for p in range(3, 40, 4))
+
+    # Type 4: SELECT application, SELECT CC, READ CC, SELECT NDEF file, READ NLEN, READ message.
+    ok = b'\x90\x00'
+    nlen = struct.pack('>H', len(poster))
+    seeds['type4'] = bytes([3, 0x10]) + answer(ok) + answer(ok) + answer(type4_cc(size=0x00FF) + ok) + \
+        answer(ok) + answer(nlen + ok) + answer(poster + ok)
+    seeds['type4-v1'] = bytes([3, 0x10]) + answer(b'\x6a\x82') + answer(ok) + answer(ok) + \
+        answer(type4_cc(version=0x10, size=0x00FF) + ok) + answer(ok) + answer(nlen + ok) + answer(poster + ok)
+    seeds['type4-status'] = bytes([3, 0x10]) + answer(ok) + answer(b'\x69\x86')
+
+    # Type 5 without GET SYSTEM INFORMATION: READ SINGLE BLOCK 0, 1, 2, ... (flags byte first).
+    t5 = bytes([0xE1, 0x40, 0x0D, 0x01]) + ntag_tlv + bytes(64)
+    seeds['type5-blocks'] = bytes([4, 0x30]) + b''.join(answer(b'\x00' + t5[b * 4:b * 4 + 4]) for b in range(0, 20))
+    seeds['type5-error'] = bytes([4, 0x30]) + answer(b'\x01\x10')
+
+    # Type 1 (Topaz 96): RID, then RALL (HR0 HR1 and 120 bytes).
+    topaz = bytes([0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x00, 0xE1, 0x10, 0x0E, 0x00]) + ntag_tlv
+    topaz += bytes(120 - len(topaz))
+    seeds['type1'] = bytes([0, 0x10]) + answer(bytes([0x11, 0x48]) + topaz[:4]) + answer(bytes([0x11, 0x48]) + topaz)
+
+    # Type 3: Check of the attribute block, then of the message's blocks (Nbr 4).
+    idm = bytes([0x01, 0x2E, 0x3D, 0x4C, 0x5B, 0x6A, 0x79, 0x88])
+    attribute = bytes([0x10, 0x04, 0x01, 0x00, 0x0D, 0, 0, 0, 0, 0x00, 0x01]) + struct.pack('>I', len(poster))[1:]
+    attribute += struct.pack('>H', sum(attribute) & 0xFFFF)
+    def check(blocks):
+        body = bytes([0x07]) + idm + bytes([0, 0, len(blocks) // 16]) + blocks
+        return answer(bytes([len(body) + 1]) + body)
+    data = poster + bytes(-len(poster) % 16)
+    seeds['type3'] = bytes([2, 0x10]) + check(attribute) + check(data[:64])
+
+    # MIFARE Classic 1K: sector 0 (MAD1: sector 1 is NDEF), then sector 1.
+    mad = bytearray(32)
+    mad[1] = 0x01
+    mad[2:4] = b'\x03\xe1'
+    crc = 0xC7
+    for byte in mad[1:]:
+        crc ^= byte
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1D) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+    mad[0] = crc
+    sector1 = ntag_tlv + bytes(48 - len(ntag_tlv))
+    seeds['classic'] = bytes([5, 0x10]) + answer() + answer(bytes(mad[:16])) + answer(bytes(mad[16:])) + \
+        answer(bytes(6) + bytes([0x78, 0x77, 0x88, 0xC1]) + bytes(6)) + answer() + b''.join(answer(sector1[i:i + 16]) for i in (0, 16, 32))
+    seeds['classic-refused'] = bytes([5, 0x10]) + answer(b'\x04')
+    return seeds
+
+
 def main():
-    targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds(),
+    targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds(), 'tagread': tagread_seeds(),
                'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds(),
                'desktop': desktop_seeds()}
     for target, seeds in targets.items():

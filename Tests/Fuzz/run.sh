@@ -3,16 +3,18 @@
 #
 # Usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  how long each target runs (default 60)
-#   TARGET   message, tlv, cc (NDEF codec), options, config, rfkill (daemon), desktop (desktop
-#            entries and Exec lines) (default: all of
-#            them, one after the other)
+#   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads), options, config,
+#            rfkill (daemon), desktop (desktop entries and Exec lines) (default: all of them, one
+#            after the other)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_ARGS (extra libFuzzer arguments, e.g. "-jobs=2" or "-dict=...").
 #
 # Each target is Tests/Fuzz/targets/<target>.swift plus Tests/Fuzz/support/*.swift. The desktop
 # target is linked against the DesktopEntries module, built once as its own module as NDEF is. The NDEF
 # targets are linked against the NDEF module (every file of Sources/NDEF, built once as its own
-# module so the targets see only its public API). The daemon targets (options: the D-Bus method
+# module so the targets see only its public API); tagread also against NFCTags, built the same way
+# on top of it (every Type 1-5 and MIFARE Classic read over a transport answering from the
+# fuzzer's bytes). The daemon targets (options: the D-Bus method
 # arguments, any a{sv}; config: nfcscand.conf; rfkill: /dev/rfkill records) reach the daemon's
 # internal decoders with @testable import NFCDaemon, so they are linked against NFCDaemon and
 # everything it depends on, built by SwiftPM in release mode with -enable-testing in its own
@@ -33,9 +35,10 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 ndef_targets=(message tlv cc)
+tag_targets=(tagread)
 daemon_targets=(options config rfkill)
 desktop_targets=(desktop)
-all_targets=("${ndef_targets[@]}" "${daemon_targets[@]}" "${desktop_targets[@]}")
+all_targets=("${ndef_targets[@]}" "${tag_targets[@]}" "${daemon_targets[@]}" "${desktop_targets[@]}")
 
 seconds="${1:-60}"
 [[ $# -gt 0 ]] && shift
@@ -86,19 +89,24 @@ fi
 
 is_daemon() { [[ " ${daemon_targets[*]} " == *" $1 "* ]]; }
 is_desktop() { [[ " ${desktop_targets[*]} " == *" $1 "* ]]; }
-want_ndef=false want_daemon=false want_desktop=false
+is_tag() { [[ " ${tag_targets[*]} " == *" $1 "* ]]; }
+want_ndef=false want_tags=false want_daemon=false want_desktop=false
 for t in "${targets[@]}"; do
   if is_daemon "$t"; then want_daemon=true; elif is_desktop "$t"; then want_desktop=true; want_ndef=true; else want_ndef=true; fi
+  if is_tag "$t"; then want_tags=true; fi
 done
+mapfile -t tag_sources < <(find "$root/Sources/NFCTags" -name '*.swift' | LC_ALL=C sort)
 
 cd "$root"
-# A module of the standard library and Glibc alone, built once as its own module so the targets
-# see only its public API: build_module NAME SOURCE...
+# A module built once as its own module so the targets see only its public API (of the standard
+# library and Glibc alone, or on NDEF): build_module NAME SOURCE...
 build_module() {
   local name=$1; shift
-  [[ "$(stale "$build/$name.o" "$@" "$here/run.sh")" == true ]] || return 0
+  local after=()   # a module built on NDEF is rebuilt whenever NDEF is
+  [[ "$name" != NDEF && -f "$build/NDEF.o" ]] && after=("$build/NDEF.o")
+  [[ "$(stale "$build/$name.o" "${after[@]}" "$@" "$here/run.sh")" == true ]] || return 0
   echo "fuzz: building the $name module ($# files)"
-  if ! "$swiftc" "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/$name.swiftmodule" \
+  if ! "$swiftc" "${flags[@]}" -wmo -module-name "$name" -I "$build" -emit-module -emit-module-path "$build/$name.swiftmodule" \
       -c -o "$build/$name.o" "$@" 2>&1 | quiet; then
     rm -f "$build/$name.o"
     echo "run.sh: building the $name module failed" >&2
@@ -109,6 +117,8 @@ build_module() {
 if $want_ndef; then build_module NDEF "${ndef_sources[@]}"; fi
 mapfile -t desktop_sources < <(find "$root/Sources/DesktopEntries" -name '*.swift' | LC_ALL=C sort)
 if $want_desktop; then build_module DesktopEntries "${desktop_sources[@]}"; fi
+# NFCTags imports NDEF: built on top of it, and again whenever NDEF is.
+if $want_tags; then build_module NFCTags "${tag_sources[@]}"; fi
 
 # The daemon targets link every object SwiftPM built for NFCDaemon (only its dependency closure is
 # built in this scratch path) and find the C modules it imports as SwiftPM does: the module maps
@@ -143,6 +153,8 @@ for t in "${targets[@]}"; do
   elif is_desktop "$t"; then
     # The shared checks import NDEF (Hex), so NDEF is linked too.
     inputs=(-I "$build" "$build/DesktopEntries.o" "$build/NDEF.o"); newest=("$build/DesktopEntries.o" "$build/NDEF.o")
+  elif is_tag "$t"; then
+    inputs=(-I "$build" "$build/NDEF.o" "$build/NFCTags.o"); newest=("$build/NDEF.o" "$build/NFCTags.o")
   else
     inputs=(-I "$build" "$build/NDEF.o"); newest=("$build/NDEF.o")
   fi

@@ -30,7 +30,7 @@ import Testing
     func report(_ text: String, strict: Bool = true) throws -> ReportValue {
         let bytes = try Hex.decode(text).get()
         let parsed = try NDEFParser(mode: strict ? .strict : .lenient).parse(bytes)
-        return try MessageReport(strict: strict).report(parsed.message, layouts: parsed.layouts)
+        return MessageReport().report(parsed.message, layouts: parsed.layouts)
     }
 
     @Test func uriRecordFields() throws {
@@ -53,20 +53,51 @@ import Testing
         #expect(record?["payload"]?.stringValue == "abcdef")
     }
 
-    @Test func badPayloadFailsStrictAndIsFlaggedLeniently() throws {
+    @Test(arguments: [true, false])
+    func badPayloadIsFlaggedStrictOrLenient(strict: Bool) throws {
         // URI record with reserved identifier code 0x40 at input byte 4.
-        #expect(throws: NDEFError.invalidPayload(type: "U", problem: .invalidValue(field: "identifier code", value: 64), offset: 4)) {
-            _ = try report("d1010255 4061")
-        }
-        let record = try report("d1010255 4061", strict: false)["records"]?.arrayValue?.first
+        let record = try report("d1010255 4061", strict: strict)["records"]?.arrayValue?.first
         #expect(record?["kind"] == nil)
         #expect(record?["error"]?.stringValue == "invalid 'U' payload: identifier code has invalid value 64 at byte 4")
+    }
+
+    /// Issue 12: a vCard 2.1 in Latin-1 (not UTF-8) between a link and a text hid the whole
+    /// message; it marks its own record and the others are reported as ndeflib and phones show them.
+    @Test(arguments: [true, false])
+    func oneBadPayloadDoesNotHideTheOthers(strict: Bool) throws {
+        let latin1Card: [UInt8] = Array("BEGIN:VCARD\r\nVERSION:2.1\r\nFN;CHARSET=ISO-8859-1:Jos".utf8) + [0xE9]
+            + Array("\r\nEND:VCARD\r\n".utf8)
+        let message = try NDEFMessage(records: [
+            URIRecord(uri: "https://example.com/menu").record(),
+            NDEFRecord(tnf: .media, type: "text/vcard", payload: latin1Card),
+            TextRecord(text: "Table 4").record(),
+        ])
+        let records = try report(Hex.string(message.encoded()), strict: strict)["records"]?.arrayValue ?? []
+        #expect(records.count == 3)
+        #expect(records[0]["uri"]?.stringValue == "https://example.com/menu")
+        #expect(records[1]["kind"] == nil)
+        #expect(records[1]["mime_type"]?.stringValue == "text/vcard")
+        #expect(records[1]["payload"]?.stringValue == Hex.string(latin1Card))
+        #expect(records[1]["error"]?.stringValue?.contains("UTF-8") == true)
+        #expect(records[2]["text"]?.stringValue == "Table 4")
+    }
+
+    /// A broken record inside a smart poster marks only itself.
+    @Test func badNestedPayloadMarksOnlyItself() throws {
+        let inner = NDEFMessage(records: [URIRecord(uri: "https://example.com").record(),
+                                          NDEFRecord(tnf: .external, type: "android.com:pkg", payload: [0xFF])])
+        let poster = NDEFRecord(tnf: .wellKnown, type: "Sp", payload: inner.encoded())
+        let record = MessageReport().report(NDEFMessage(poster))["records"]?.arrayValue?.first
+        #expect(record?["kind"]?.stringValue == "smart-poster")
+        let nested = record?["records"]?.arrayValue ?? []
+        #expect(nested.count == 2)
+        #expect(nested[1]["error"] != nil)
     }
 
     @Test func smartPosterNestsItsRecords() throws {
         let poster = try SmartPoster(uri: URIRecord(uri: "https://example.com"), titles: [TextRecord(text: "Hi")], action: .edit)
         let bytes = NDEFMessage(poster.record()).encoded()
-        let value = try MessageReport().report(try NDEFMessage(decoding: bytes))
+        let value = try MessageReport().report(NDEFMessage(decoding: bytes))
         let record = value["records"]?.arrayValue?.first
         #expect(record?["kind"]?.stringValue == "smart-poster")
         #expect(record?["uri"]?.stringValue == "https://example.com")

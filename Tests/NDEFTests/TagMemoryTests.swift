@@ -7,7 +7,9 @@ import Testing
         let ndef = hex("d1010c55036578616d706c652e636f6d")
         let memory = hex("00 01 03 a0 10 44 02 03 b0 08 01") + [0x03, 0x10] + ndef + hex("fd 02 abcd fe 99 99")
         let blocks = try TLVWalker.blocks(in: memory)
-        #expect(blocks.map(\.tag) == [.null, .lockControl, .memoryControl, .ndefMessage, .proprietary, .terminator])
+        // The walk ends with the message: what follows it is not read.
+        #expect(blocks.map(\.tag) == [.null, .lockControl, .memoryControl, .ndefMessage])
+        #expect(try TLVWalker.blocks(in: hex("fd 02 abcd fe 03 05")).map(\.tag) == [.proprietary, .terminator])
         #expect(blocks[3].offset == 11)
         #expect(blocks[3].valueRange == 13..<29)
         #expect(try TLVWalker.firstNDEFMessage(in: memory) == ndef)
@@ -36,6 +38,17 @@ import Testing
         #expect(try TLVWalker.firstNDEFMessage(in: hex("03 00 fe")) == [])
         #expect(try TLVWalker.firstNDEFMessage(in: hex("00 00 fe 03 05")) == nil)     // after the terminator: not read
         #expect(try TLVWalker.firstNDEFMessage(in: []) == nil)
+    }
+
+    /// Issue 12: an NDEF TLV followed by leftover bytes and no Terminator (a reserved tag, a
+    /// length past the end) is a good message.
+    @Test func leftoversAfterTheMessageAreNotRead() throws {
+        let ndef = hex("d1010c55036578616d706c652e636f6d")
+        for leftovers in [hex("8d 41 00 72"), hex("03 ff"), hex("01 07 00"), hex("03 ff ffff"), hex("fd 40")] {
+            let memory = [0x03, 0x10] + ndef + leftovers
+            #expect(try TLVWalker.blocks(in: memory).map(\.tag) == [.ndefMessage])
+            #expect(try TLVWalker.firstNDEFMessage(in: memory) == ndef)
+        }
     }
 
     @Test func truncationSaysHowFarToRead() {

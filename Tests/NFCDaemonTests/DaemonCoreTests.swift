@@ -45,7 +45,11 @@ import Testing
         }
 
         static func object(uri: String, uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]) -> ScannedObject {
-            let bytes = NDEFMessage(URIRecord(uri: uri).record()).encoded()
+            object(NDEFMessage(URIRecord(uri: uri).record()), uid: uid)
+        }
+
+        static func object(_ message: NDEFMessage, uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]) -> ScannedObject {
+            let bytes = message.encoded()
             return ScannedObject(readerName: "ACS ACR122U", backend: .pcsc, identifier: uid,
                                  technology: .iso14443A(atqa: [0x00, 0x44], sak: 0, ats: []),
                                  reading: TagReading(platform: .type2, product: "NTAG215", uid: uid, capacity: 496,
@@ -173,6 +177,28 @@ import Testing
         #expect(rig.send(.notification(.actionInvoked(id: 7, actionKey: "default"))).allSatisfy {
             if case .handleScan = $0 { false } else { true }
         })
+    }
+
+    /// Issue 12: a vCard that is not UTF-8 beside a link made the whole object undecodable, so
+    /// nothing was offered. The link is offered; the card is reported with its `error`.
+    @Test func aBadPayloadDoesNotHideTheRestFromTheOffer() throws {
+        var rig = Rig()
+        _ = rig.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        let card = Array("BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Jos".utf8) + [0xE9] + Array("\r\nEND:VCARD\r\n".utf8)
+        let message = NDEFMessage(NDEFRecord(tnf: .media, type: "text/vcard", payload: card),
+                                  URIRecord(uri: "https://example.com/poster").record())
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(message))))
+        guard case .notify(_, let content, replacing: 0)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+            Issue.record("no offer: \(scanned)"); return
+        }
+        #expect(content.appName == "Posters")
+        guard case .observe(.detected(_, _, let report, session: nil))? = scanned.first(where: {
+            if case .observe(.detected) = $0 { true } else { false }
+        }) else { Issue.record("not observed: \(scanned)"); return }
+        let records = report["records"]?.arrayValue ?? []
+        #expect(records.count == 2)
+        #expect(records.first?["error"] != nil)
+        #expect(records.last?["uri"]?.stringValue == "https://example.com/poster")
     }
 
     /// A notification server that leaves and another that comes number their notifications each

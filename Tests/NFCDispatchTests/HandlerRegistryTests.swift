@@ -66,9 +66,9 @@ import Testing
     }
 
     @Test func recordsThatFailedToDecodeMatchNothing() throws {
-        // A vCard that is not UTF-8: lenient decoding reports it with an error and no kind.
+        // A vCard that is not UTF-8 is reported with an error and no kind.
         let broken = NDEFRecord(tnf: .media, type: "text/vcard", payload: [0xFF, 0xFE])
-        let object = try MessageReport(strict: false).report(try NDEFMessage(decoding: NDEFMessage(broken).encoded()))
+        let object = try MessageReport().report(NDEFMessage(decoding: NDEFMessage(broken).encoded()))
         #expect(object["records"]?.arrayValue?.first?["error"] != nil)
         let (registry, _) = try makeRegistry([("Contacts", [try .mediaType("text/vcard")])])
         #expect(registry.match(object) == nil)

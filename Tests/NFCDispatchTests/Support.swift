@@ -9,7 +9,7 @@ func report(_ records: NDEFRecord...) throws -> ReportValue {
 
 func report(_ records: [NDEFRecord]) throws -> ReportValue {
     let bytes = NDEFMessage(records: records).encoded()
-    return try MessageReport().report(try NDEFMessage(decoding: bytes))
+    return try MessageReport().report(NDEFMessage(decoding: bytes))
 }
 
 /// Records as real objects carry them.

@@ -80,7 +80,7 @@ import Testing
 /// What a person is told an object holds.
 @Suite struct ContentDescriptionTests {
     static func lines(_ records: NDEFRecord..., object: String? = "poster") throws -> [String] {
-        let report = try MessageReport().report(NDEFMessage(records: records))
+        let report = MessageReport().report(NDEFMessage(records: records))
         return ContentDescription.lines(for: report, copy: ScanCopy.catalog(object: object))
     }
 

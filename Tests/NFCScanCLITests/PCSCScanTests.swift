@@ -41,7 +41,7 @@ import TestSupport
     /// the same bytes), without the closing brace: "object" follows.
     static func expectedRecordsPrefix() throws -> String {
         let parsed = try NDEFParser().parse(try message().encoded())
-        let document = JSONWriter.string(try MessageReport().report(parsed.message, layouts: parsed.layouts))
+        let document = JSONWriter.string(MessageReport().report(parsed.message, layouts: parsed.layouts))
         #expect(document.hasSuffix("}"))
         return String(document.dropLast()) + #","object":"#
     }

@@ -187,6 +187,12 @@ def nested(octets, known):
             for t, ty, i, p, _ in parse_records(octets)]
 
 
+# The expectation for a record whose payload does not fit its type: an `error`
+# string (its wording is nfcscan's own) and no `kind`; compare.py reads `$type`
+# and `$absent`.
+PAYLOAD_ERROR = {'error': {'$type': 'string'}, '$absent': ['kind']}
+
+
 def kind_fields(obj, tnf, type_text, payload):
     cls = type(obj)
     if cls is ndef.UriRecord:
@@ -300,8 +306,12 @@ def kind_fields(obj, tnf, type_text, payload):
         mime = type_text.lower()
         out = {'mime_type': mime}
         if mime in ('text/vcard', 'text/x-vcard'):
-            out['kind'] = 'vcard'
-            out['vcard'] = payload.decode('utf-8')
+            try:
+                out.update({'kind': 'vcard', 'vcard': payload.decode('utf-8')})
+            except UnicodeDecodeError:
+                # ndeflib keeps such a record as raw bytes beside the others;
+                # nfcscan reports it raw with an error (issue 12).
+                out.update(PAYLOAD_ERROR)
         else:
             assert mime not in SPECIAL_MEDIA, mime
             out['kind'] = 'media'
@@ -312,8 +322,11 @@ def kind_fields(obj, tnf, type_text, payload):
         domain_type = type_text.lower()
         out = {'domain_type': domain_type}
         if domain_type == 'android.com:pkg':
-            out['kind'] = 'android-app'
-            out['package'] = payload.decode('utf-8')
+            try:
+                out.update({'kind': 'android-app',
+                            'package': payload.decode('utf-8')})
+            except UnicodeDecodeError:
+                out.update(PAYLOAD_ERROR)
         else:
             out['kind'] = 'external'
         return out
@@ -803,6 +816,28 @@ def make_vcard(rng, big=False):
     return Item(ndef.Record(mt, None, card.encode('utf-8')), tag='vcard')
 
 
+def make_legacy_vcard(rng, big=False):
+    """A vCard 2.1 in Latin-1 or Shift-JIS, as old phones and writers made
+    them: not UTF-8, so not a `vcard` kind, but it must not hide the other
+    records of its message (issue 12)."""
+    if rng.random() < 0.5:
+        name, charset, codec = rng.choice(['Jos\u00e9 M\u00fcller', 'Fran\u00e7oise',
+                                           'Bj\u00f6rk \u00c5sa']), 'ISO-8859-1', 'latin-1'
+    else:
+        name, charset, codec = rng.choice(['\u5c71\u7530\u592a\u90ce',
+                                           '\u30b5\u30c8\u30a6']), 'SHIFT_JIS', 'shift_jis'
+    card = ('BEGIN:VCARD\r\nVERSION:2.1\r\nFN;CHARSET=%s:%s\r\n'
+            'TEL;CELL:+81-90-%04d-%04d\r\nEND:VCARD\r\n') % (
+        charset, name, rng.randint(0, 9999), rng.randint(0, 9999))
+    payload = card.encode(codec)
+    try:
+        payload.decode('utf-8')
+        raise AssertionError('legacy vCard decodes as UTF-8: %r' % payload)
+    except UnicodeDecodeError:
+        pass
+    return Item(ndef.Record('text/vcard', None, payload), tag='vcard-legacy')
+
+
 def make_absolute_uri(rng, big=False):
     n = rng.randint(0, 40) if not big else rng.randint(256, 700)
     data = rand_bytes(rng, n)
@@ -1192,6 +1227,11 @@ def forced_messages(rng):
                                    rand_bytes(rng, 64) if stype else b'',
                                    None, 'X.509', [rand_bytes(rng, 20)])
         out.append([make_text(rng), Item(sig, tag='Sig')])
+    # One payload that does not fit its type, alone, first, between and last.
+    out.append([make_legacy_vcard(rng)])
+    out.append([make_legacy_vcard(rng), make_uri(rng)])
+    out.append([make_uri(rng), make_legacy_vcard(rng), make_text(rng)])
+    out.append([make_smartposter(rng), make_text(rng), make_legacy_vcard(rng)])
     return out
 
 

@@ -15,10 +15,30 @@ func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first, let limit = arguments.last.flatMap(Double.init) else {
-    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive ... SECONDS"); exit(64)
+    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive|transaction|reset ... SECONDS"); exit(64)
 }
 // The bound on the whole check.
 DispatchQueue.global().asyncAfter(deadline: .now() + limit) { say("timeout"); exit(3) }
+
+/// Reads `object`: `ndef=… uid=…` or `readError=…`.
+func readOutcome(_ object: DetectedObject) async -> String {
+    do {
+        let reading = try await object.readNDEF()
+        return "ndef=\(hex(reading.ndefBytes)) uid=\(hex(reading.uid ?? []))"
+    } catch {
+        return "readError=\(error)"
+    }
+}
+
+/// pcscd's first reader and the first object it finds (with the events, which must live on:
+/// ending them ends the reader's watch).
+func firstObject() async throws -> (PCSCReader, DetectedObject, AsyncThrowingStream<ReaderEvent, any Error>.AsyncIterator) {
+    let reader = try await PCSCReader.open()
+    let (event, events) = try await firstEvent(reader)
+    guard case .arrived(let object)? = event else { say("error=no object"); exit(1) }
+    say("arrived uid=\(hex(object.identifier))")
+    return (reader, object, events)
+}
 
 func firstEvent(_ reader: PCSCReader) async throws -> (ReaderEvent?, AsyncThrowingStream<ReaderEvent, any Error>.AsyncIterator) {
     var iterator = reader.events().makeAsyncIterator()
@@ -114,6 +134,51 @@ do {
         }
         await reader.close()
         await other.release()
+    case "transaction":
+        // The reader has the card; then a second client takes a transaction on it. The read
+        // must wait for that transaction to end (never interleave with it), then read the
+        // right content. The test says when the read is waiting (pcscd's log shows its
+        // SCardBeginTransaction refused): a line on the pipe named by the second argument.
+        let (reader, object, events) = try await firstObject()
+        // Open for reading and writing, so neither side blocks in open(2).
+        let go = open(arguments[1], O_RDWR)
+        let other = try await PCSCContext.establish()
+        let held = try await other.connect(reader.name, share: .shared)
+        try await held.beginTransaction()
+        say("holding=\(reader.name)")
+        // Detached: this code's actor blocks in read(2) below.
+        let reading = Task.detached { await readOutcome(object) }
+        var byte: UInt8 = 0
+        _ = read(go, &byte, 1)
+        close(go)
+        // The holder's own multi-command read, uninterrupted.
+        var answers: [String] = []
+        for page: UInt8 in [3, 4, 8, 12] {
+            let response = try await held.transmit([0xFF, 0xB0, 0x00, page, 0x10], maxResponse: 258)
+            answers.append(hex(Array(response.suffix(2))))
+        }
+        say("holderReads=\(answers.joined(separator: ","))")
+        try await held.endTransaction()
+        say("released")
+        say(await reading.value)
+        await object.release()
+        await held.disconnect()
+        await reader.close()
+        await other.release()
+        withExtendedLifetime(events) {}
+    case "reset":
+        // Another client resets the card after the reader found it: the read acknowledges the
+        // reset (SCARD_W_RESET_CARD) and reads once more, instead of calling the card gone.
+        let (reader, object, events) = try await firstObject()
+        let other = try await PCSCContext.establish()
+        let resetter = try await other.connect(reader.name, share: .shared)
+        await resetter.disconnect(.reset)
+        say("reset")
+        say(await readOutcome(object))
+        await object.release()
+        await reader.close()
+        await other.release()
+        withExtendedLifetime(events) {}
     default:
         say("unknown command \(command)"); exit(64)
     }

@@ -93,6 +93,66 @@ import TestSupport
         #expect(waited <= Int(PCSCReader.heldRetry) + 500, "read \(waited) ms after the release")
     }
 
+    /// Issue 12: "READ BINARY capability container failed with status 6986" while a second PC/SC
+    /// client used the same card. Another client takes a transaction after the reader found the
+    /// card: the read waits for it (its SCardBeginTransaction), runs only once it ends, inside
+    /// its own transaction, and reads the right content. (Before: the read's first READ BINARY
+    /// was refused with SCARD_E_SHARING_VIOLATION and the read failed.)
+    @Test func aReadWaitsForAnotherClientsTransactionAndNeverInterleaves() throws {
+        let message = NDEFMessage(URIRecord(uri: "https://example.com/poster").record())
+        let pcscd = try PrivatePCSCD(nfcsim: ["--trace", "--uri", "https://example.com/poster", "--uid", Self.uid, "--for", "20"], debug: true)
+        defer { pcscd.stop() }
+        let pipe = FileManager.default.temporaryDirectory.appendingPathComponent("pcsc-go-\(UUID().uuidString)").path
+        try #require(mkfifo(pipe, 0o600) == 0)
+        defer { unlink(pipe) }
+        let probe = try WatchedChild("/usr/bin/env", ["PCSCLITE_CSOCK_NAME=\(pcscd.socket)", try Repository.requireBuilt(PCSCRig.probe),
+                                                      "transaction", pipe, "20"], name: "pcsc-readers-probe")
+        defer { probe.stop() }
+        try #require(probe.waitForLine(startingWith: "holding=", timeout: 15) != nil, "\(probe.log)\n\(pcscd.log)")
+        // The read asks for its transaction: the third BEGIN_TRANSACTION pcscd receives (the
+        // reader's identify, the other client's, the read's).
+        let begins = pcscd.child.waitForLines(startingWith: "pcscd:", containing: "Received command: BEGIN_TRANSACTION", count: 3, timeout: 10)
+        let go = open(pipe, O_WRONLY | O_NONBLOCK)
+        _ = write(go, "\n", 1)
+        close(go)
+        let outcome = probe.waitForLine(startingWith: "ndef=", timeout: 15) ?? probe.waitForLine(startingWith: "readError=", timeout: 1)
+        let context = "\(probe.log)\n\(pcscd.log)"
+        try #require(begins != nil, "the read never asked for a transaction: \(context)")
+        #expect(outcome == "ndef=\(Self.hex(message.encoded())) uid=\(Self.uid)", "\(context)")
+        #expect(probe.waitForLine(startingWith: "holderReads=", timeout: 1) == "holderReads=9000,9000,9000,9000", "\(context)")
+
+        // pcscd's own account: the reader's client (the third BEGIN's) began, exchanged and ended
+        // only after the other client ended; none of its exchanges fell inside the other's transaction.
+        let log = pcscd.log.split(separator: "\n").map(String.init).filter { $0.hasPrefix("pcscd:") }
+        let readerClient = try #require(begins?.last?.components(separatedBy: "from client ").last)
+        let otherClient = try #require(begins?[1].components(separatedBy: "from client ").last)
+        func index(_ part: String, after start: Int = 0) -> Int? { log[start...].firstIndex { $0.contains(part) } }
+        let otherBegan = try #require(index("BEGIN_TRANSACTION for client \(otherClient), rv=SCARD_S_SUCCESS"), "\(context)")
+        let otherEnded = try #require(index("END_TRANSACTION for client \(otherClient), rv=SCARD_S_SUCCESS", after: otherBegan), "\(context)")
+        let readBegan = try #require(index("BEGIN_TRANSACTION for client \(readerClient), rv=SCARD_S_SUCCESS", after: otherEnded), "\(context)")
+        let readEnded = try #require(index("END_TRANSACTION for client \(readerClient), rv=SCARD_S_SUCCESS", after: readBegan), "\(context)")
+        let readerTransmits = log.indices.filter { log[$0].contains("TRANSMIT for client \(readerClient),") && $0 > otherBegan }
+        #expect(!readerTransmits.isEmpty && readerTransmits.allSatisfy { $0 > readBegan && $0 < readEnded }, "\(context)")
+        #expect(!log.contains { $0.contains("TRANSMIT for client \(readerClient), rv=SCARD_E_SHARING_VIOLATION") }, "\(context)")
+        // What reached the card, in order: the other client's four READ BINARYs, then the read's.
+        let reads = pcscd.log.split(separator: "\n").filter { $0.hasPrefix("nfcsim: > ff b0") }.map { $0.dropFirst("nfcsim: > ".count) }
+        #expect(reads == ["ff b0 00 03 10", "ff b0 00 04 10", "ff b0 00 08 10", "ff b0 00 0c 10", "ff b0 00 03 10", "ff b0 00 07 10"], "\(context)")
+    }
+
+    /// Another client reset the card after the reader found it (SCARD_W_RESET_CARD on the read's
+    /// next call): the card is still there, so the read reconnects and reads it, rather than
+    /// calling it gone.
+    @Test func aCardResetByAnotherClientIsReadAfterReconnecting() throws {
+        let message = NDEFMessage(URIRecord(uri: "https://example.com/poster").record())
+        let pcscd = try PrivatePCSCD(nfcsim: ["--uri", "https://example.com/poster", "--uid", Self.uid, "--for", "20"], debug: true)
+        defer { pcscd.stop() }
+        let result = try PCSCRig.probe(["reset", "15"], socket: pcscd.socket, timeout: 20)
+        let context = "\(result.output)\n\(pcscd.log)"
+        #expect(result.value("reset") != nil || result.output.contains("\nreset\n"), "\(context)")
+        #expect(result.line(startingWith: "ndef=") == "ndef=\(Self.hex(message.encoded())) uid=\(Self.uid)", "\(context)")
+        #expect(pcscd.log.contains("rv=SCARD_W_RESET_CARD"), "the reset reached the read: \(context)")
+    }
+
     @Test func noPCSCDSaysHowToStartIt() throws {
         try PCSCRig.requireAll()
         let result = try PCSCRig.probe(["list", "5"], socket: "/nonexistent/pcscd-\(UUID().uuidString)/pcscd.comm", timeout: 10)

@@ -21,10 +21,12 @@ public final class PrivatePCSCD: @unchecked Sendable {
         try Repository.requireBuilt(Repository.nfcsim)
     }
 
-    /// Starts it and waits (10 s at most) until pcscd listens.
-    public init(nfcsim arguments: [String]) throws {
+    /// Starts it and waits (10 s at most) until pcscd listens. `debug`: pcscd logs every client
+    /// call (`pcscd: … BEGIN_TRANSACTION for client 11, rv=SCARD_S_SUCCESS`) into ``log``.
+    public init(nfcsim arguments: [String], debug: Bool = false) throws {
         try Self.requireAll()
-        child = try WatchedChild("/bin/bash", [Repository.path("scripts/private-pcscd.sh"), "--keep", "--", Repository.nfcsim, "vpcd"] + arguments,
+        child = try WatchedChild("/bin/bash", [Repository.path("scripts/private-pcscd.sh"), "--keep"] + (debug ? ["--debug"] : [])
+                                 + ["--", Repository.nfcsim, "vpcd"] + arguments,
                                  name: "private-pcscd.sh")
         socket = try child.announced("PCSCLITE_CSOCK_NAME=")
     }

@@ -53,11 +53,18 @@ public final class WatchedChild: @unchecked Sendable {
 
     /// Waits (bounded) for an output line starting with `prefix` (and holding `part`); nil if it ended or the time ran out first.
     public func waitForLine(startingWith prefix: String, containing part: String = "", timeout: Double) -> String? {
+        waitForLines(startingWith: prefix, containing: part, count: 1, timeout: timeout)?.first
+    }
+
+    /// Waits (bounded) until `count` output lines start with `prefix` (and hold `part`); the
+    /// first `count` of them, or nil if it ended or the time ran out first.
+    public func waitForLines(startingWith prefix: String, containing part: String = "", count: Int, timeout: Double) -> [String]? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) && (part.isEmpty || $0.contains(part)) }) { return String(line) }
+            let lines = text.split(separator: "\n").filter { $0.hasPrefix(prefix) && (part.isEmpty || $0.contains(part)) }
+            if lines.count >= count { return lines.prefix(count).map(String.init) }
             if ended || !condition.wait(until: deadline) { return nil }
         }
     }

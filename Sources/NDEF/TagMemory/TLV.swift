@@ -77,10 +77,13 @@ public enum TLVError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Walks TLV blocks in a tag's data area.
 public enum TLVWalker {
-    /// Every TLV up to and including the Terminator (or to the end of `memory` when there is none).
+    /// The TLVs a reader needs: up to and including the first NDEF Message TLV or the Terminator,
+    /// whichever comes first (or to the end of `memory` when there is neither).
     ///
     /// A reader that reads incrementally calls this on what it has; ``TLVError/truncated(offset:needed:)``
-    /// says how much more to read. Scanning stops at the Terminator; bytes after it are not looked at.
+    /// says how much more to read. Scanning stops once the message is read, as the Type 2 read
+    /// procedure, Android and nfcpy do: real objects often leave old bytes after their message
+    /// and no Terminator, and those bytes must not make a good message unreadable.
     public static func blocks(in memory: [UInt8]) throws(TLVError) -> [TLVBlock] {
         var blocks: [TLVBlock] = []
         var index = 0
@@ -114,6 +117,7 @@ public enum TLVWalker {
             }
             guard length <= memory.count - index else { throw .truncated(offset: offset, needed: index + length) }
             blocks.append(TLVBlock(tag: tag, offset: offset, valueRange: index..<(index + length)))
+            if tag == .ndefMessage { return blocks }
             index += length
         }
         return blocks

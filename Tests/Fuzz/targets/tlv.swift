@@ -1,5 +1,6 @@
-// Fuzz target `tlv`: tag memory (the data area of a Type 1, 2 or 5 tag). Walks the TLVs, decodes
-// every Lock/Memory Control value, and decodes the NDEF message of the first NDEF Message TLV.
+// Fuzz target `tlv`: tag memory (the data area of a Type 1, 2 or 5 tag). Walks the TLVs up to the
+// first message, decodes every Lock/Memory Control value, and decodes the NDEF message of the first
+// NDEF Message TLV.
 import NDEF
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -32,7 +33,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if TLVBlock.Tag(rawValue: memory[block.offset]) != block.tag || block.tag.rawValue != memory[block.offset] {
             violated("TLV \(index) tag does not match its byte", memory)
         }
-        if case .terminator = block.tag, index != blocks.count - 1 { violated("TLVs after the terminator", memory) }
+        if block.tag == .terminator || block.tag == .ndefMessage, index != blocks.count - 1 {
+            violated("TLVs after the terminator or the message", memory)
+        }
         // The walker reads only the shortest length form, so re-encoding gives back the same bytes.
         let value = Array(memory[block.valueRange])
         guard let encoded = TLVWalker.encode(block.tag, value: value) else { violated("TLV \(index) cannot be re-encoded", memory) }
@@ -56,7 +59,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             break
         }
     }
-    if blocks.last?.tag != .terminator && end != memory.count { violated("walk stopped before the end without a terminator", memory) }
+    if blocks.last?.tag != .terminator && blocks.last?.tag != .ndefMessage && end != memory.count {
+        violated("walk stopped before the end without a terminator or a message", memory)
+    }
 
     let message: [UInt8]?
     do { message = try TLVWalker.firstNDEFMessage(in: memory) } catch {
