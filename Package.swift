@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "DesktopEntries"),
         // What the daemon decides, free of any bus: app handlers and which one an object goes to,
         // and the notification offering it to the person.
-        .target(name: "NFCDispatch", dependencies: ["NDEFReport", "NFCScanKit", "DesktopEntries"]),
+        .target(name: "NFCDispatch", dependencies: ["NDEF", "NDEFReport", "NFCScanKit", "DesktopEntries"]),
         // The background service: readers → dispatcher → notifications → app handlers, on D-Bus;
         // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [

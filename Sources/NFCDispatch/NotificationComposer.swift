@@ -91,7 +91,7 @@ public struct NotificationComposer: Sendable {
     }
 
     /// Clicking the notification does what its button does.
-    private func defaultAction(_ action: NotificationContent.Action) -> NotificationContent.Action {
+    func defaultAction(_ action: NotificationContent.Action) -> NotificationContent.Action {
         .init(key: NotificationContent.defaultActionKey, label: action.label)
     }
 
@@ -125,7 +125,7 @@ public struct NotificationComposer: Sendable {
 
     /// `make(value)` in at most ``summaryLimit`` characters, shortening `value` (made display-safe)
     /// with `…` as far as needed, but never below a few characters.
-    private func fit(_ value: String, _ make: (String) -> String) -> String {
+    func fit(_ value: String, _ make: (String) -> String) -> String {
         let shown = NotificationMarkup.value(value)
         let full = make(shown)
         let excess = full.count - Self.summaryLimit

@@ -78,7 +78,7 @@ public enum ContentItem: Hashable, Sendable {
     }
 
     /// The `FN` (formatted name) of a vCard, if any.
-    static func vcardName(_ card: String) -> String? {
+    public static func vcardName(_ card: String) -> String? {
         for line in card.split(whereSeparator: \.isNewline) {
             let upper = line.uppercased()
             if upper.hasPrefix("FN:") || upper.hasPrefix("FN;") {

@@ -78,6 +78,11 @@ public protocol ScanCopyCatalog: Sendable {
     var actionOpen: String { get }
     /// Button: open the web link in the browser.
     var actionOpenInBrowser: String { get }
+    /// Summary offering content no app asked for to the person's default app: "Add Jane Doe to
+    /// Contacts?", "Call +1 555 0100?", "Join the network CafeGuest?"
+    func notificationDefault(_ offer: DefaultAppOffer) -> String
+    /// Its button, one or two words: "Add", "Call", "Join".
+    func action(_ offer: DefaultAppOffer) -> String
     /// The app chosen did not receive the object (it stopped answering, or refused it).
     func handlerFailed(app: String) -> String
     /// The browser could not be started for the link.
@@ -182,6 +187,8 @@ public enum ScanCopy {
           + BackgroundPause.systemConditions.flatMap { condition in
             [("backgroundUnchecked.\(condition.rawValue)", copy.backgroundUnchecked(condition), true),
              ("backgroundIgnoring.\(condition.rawValue)", copy.backgroundIgnoring(condition), true)]
+        } + DefaultAppOffer.samples(sample).flatMap { key, offer in
+            [("notificationDefault.\(key)", copy.notificationDefault(offer), true), ("action.\(key)", copy.action(offer), false)]
         } + OfferedContent.allCases.flatMap { content in
             [("notificationOpen.\(content)", copy.notificationOpen(content, in: sample), true),
              ("notificationHolds.\(content)", copy.notificationHolds(content, sample), true)]
@@ -265,6 +272,32 @@ public struct EnglishScanCopy: ScanCopyCatalog {
     }
     public var actionOpen: String { "Open" }
     public var actionOpenInBrowser: String { "Open in Browser" }
+    public func notificationDefault(_ offer: DefaultAppOffer) -> String {
+        switch offer {
+        case .addContact(let name?, let app): "Add \(name) to \(app)?"
+        case .addContact(nil, let app): "Add the contact to \(app)?"
+        case .addEvent(let app): "Add the event to \(app)?"
+        case .call(let number): "Call \(number)?"
+        case .sendMessage(let number): "Send a message to \(number)?"
+        case .writeEmail(let address): "Write to \(address)?"
+        case .joinNetwork(let name): "Join the network \(name)?"
+        case .openLocation(let app): "Open the location in \(app)?"
+        case .openPicture(let app): "Open the picture in \(app)?"
+        case .openDocument(let app): "Open the document in \(app)?"
+        case .openText(let app): "Open the text in \(app)?"
+        case .openLink(let app): "Open the link in \(app)?"
+        }
+    }
+    public func action(_ offer: DefaultAppOffer) -> String {
+        switch offer {
+        case .addContact, .addEvent: "Add"
+        case .call: "Call"
+        case .sendMessage: "Message"
+        case .writeEmail: "Write"
+        case .joinNetwork: "Join"
+        case .openLocation, .openPicture, .openDocument, .openText, .openLink: "Open"
+        }
+    }
     public func handlerFailed(app: String) -> String { "\(theName) couldn't be sent to \(app). Try again." }
     public var browserFailed: String { "The link couldn't be opened. Try again." }
 

@@ -87,6 +87,32 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
     }
     public var actionOpen: String { "打开" }
     public var actionOpenInBrowser: String { "在浏览器中打开" }
+    public func notificationDefault(_ offer: DefaultAppOffer) -> String {
+        switch offer {
+        case .addContact(let name?, let app): "将\(name)添加到“\(app)”？"
+        case .addContact(nil, let app): "将联系人添加到“\(app)”？"
+        case .addEvent(let app): "将日程添加到“\(app)”？"
+        case .call(let number): "拨打 \(number)？"
+        case .sendMessage(let number): "给 \(number) 发信息？"
+        case .writeEmail(let address): "给 \(address) 写邮件？"
+        case .joinNetwork(let name): "加入网络“\(name)”？"
+        case .openLocation(let app): "在“\(app)”中打开位置？"
+        case .openPicture(let app): "在“\(app)”中打开图片？"
+        case .openDocument(let app): "在“\(app)”中打开文档？"
+        case .openText(let app): "在“\(app)”中打开文字？"
+        case .openLink(let app): "在“\(app)”中打开链接？"
+        }
+    }
+    public func action(_ offer: DefaultAppOffer) -> String {
+        switch offer {
+        case .addContact, .addEvent: "添加"
+        case .call: "拨打"
+        case .sendMessage: "发信息"
+        case .writeEmail: "写邮件"
+        case .joinNetwork: "加入"
+        case .openLocation, .openPicture, .openDocument, .openText, .openLink: "打开"
+        }
+    }
     public func handlerFailed(app: String) -> String { "无法将\(name)发送到“\(app)”。请重试。" }
     public var browserFailed: String { "无法打开链接。请重试。" }
 

@@ -37,8 +37,19 @@ enum Records {
     }
 
     static func wifi(_ ssid: String) throws -> NDEFRecord {
+        try wifi(ssid: Array(ssid.utf8))
+    }
+
+    /// A Wi-Fi credential; `authentication` and `encryption` are the WSC bit masks (nil: absent).
+    static func wifi(ssid: [UInt8], key: [UInt8]? = nil, authentication: UInt16? = nil, encryption: UInt16? = nil) throws -> NDEFRecord {
         typealias Attribute = WiFiSimpleConfig.Attribute
-        let credential = try WiFiSimpleConfig(attributes: [Attribute(type: WiFiSimpleConfig.AttributeType.ssid, value: Array(ssid.utf8))])
+        typealias Types = WiFiSimpleConfig.AttributeType
+        func word(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+        var attributes = [Attribute(type: Types.ssid, value: ssid)]
+        if let authentication { attributes.append(Attribute(type: Types.authenticationType, value: word(authentication))) }
+        if let encryption { attributes.append(Attribute(type: Types.encryptionType, value: word(encryption))) }
+        if let key { attributes.append(Attribute(type: Types.networkKey, value: key)) }
+        let credential = try WiFiSimpleConfig(attributes: attributes)
         let config = try WiFiSimpleConfig(attributes: [Attribute(type: WiFiSimpleConfig.AttributeType.credential, value: credential.payload)])
         return media("application/vnd.wfa.wsc", config.payload)
     }

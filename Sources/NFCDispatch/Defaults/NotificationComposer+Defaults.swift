@@ -1,0 +1,99 @@
+import NDEFReport
+import NFCScanKit
+
+/// The default app that would take the content, as the offer names it.
+public struct DefaultApp: Hashable, Sendable {
+    /// The desktop file ID (`org.gnome.Contacts.desktop`).
+    public let desktopID: String
+    /// Its `Name`, as the person knows it.
+    public let name: String
+    public let icon: String?
+
+    public init(desktopID: String, name: String, icon: String?) {
+        self.desktopID = desktopID
+        self.name = name
+        self.icon = icon
+    }
+}
+
+extension NotificationComposer {
+    /// The notification offering `content` (no app asked for it) to the person's default `app`
+    /// for it, or, for a network, to join it. Nil for a web link: ``notification(for:report:)``
+    /// offers those, in the browser.
+    ///
+    /// A network's key is never part of it; everything from the object is display-safe.
+    public func defaultOffer(_ content: DefaultContent, app: DefaultApp?, report: ReportValue) -> NotificationContent? {
+        guard let offer = Self.offer(content, appName: app?.name ?? "", report: report) else { return nil }
+        let summary = fitted(offer)
+        let button = NotificationContent.Action(key: NotificationContent.openActionKey, label: copy.action(offer))
+        return NotificationContent(appName: app?.name ?? copy.notificationSender, appIcon: app?.icon ?? Self.icon(for: content),
+                                   summary: summary, plainBody: nil, actions: [defaultAction(button), button],
+                                   hints: .init(category: Self.offerCategory, desktopEntry: app.map { Self.entryName($0.desktopID) }),
+                                   expireTimeout: Self.offerTimeout)
+    }
+
+    /// What the offer says, with the object's values as they are (``fitted(_:)`` makes them safe).
+    static func offer(_ content: DefaultContent, appName: String, report: ReportValue) -> DefaultAppOffer? {
+        switch content {
+        case .webLink:
+            return nil
+        case .wifiNetwork(let network):
+            return .joinNetwork(name: network.name)
+        case .schemeLink(let link):
+            let rest = String(link.uri.dropFirst(link.scheme.utf8.count + 1))
+            let target = String(rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            switch link.scheme {
+            case "tel": return .call(number: target)
+            case "sms", "smsto": return .sendMessage(number: target)
+            case "mailto": return .writeEmail(address: target)
+            case "geo": return .openLocation(app: appName)
+            default: return .openLink(app: appName)
+            }
+        case .mediaFile(let file):
+            switch file.mimeType {
+            case "text/vcard":
+                let record = report["records"]?.arrayValue?[file.recordIndex]
+                let name = record?["vcard"]?.stringValue.flatMap(ContentItem.vcardName)
+                return .addContact(name: name, app: appName)
+            case "text/calendar": return .addEvent(app: appName)
+            case "application/pdf": return .openDocument(app: appName)
+            case "text/plain": return .openText(app: appName)
+            default: return .openPicture(app: appName)
+            }
+        }
+    }
+
+    /// The summary in at most ``summaryLimit`` characters: the object's value is what gets
+    /// shortened (the app's name is the person's own and short).
+    private func fitted(_ offer: DefaultAppOffer) -> String {
+        let safeApp: (String) -> String = { NotificationMarkup.value($0) }
+        switch offer {
+        case .addContact(let name?, let app): return fit(name) { copy.notificationDefault(.addContact(name: $0, app: safeApp(app))) }
+        case .addContact(nil, let app): return fit(app) { copy.notificationDefault(.addContact(name: nil, app: $0)) }
+        case .call(let number): return fit(number) { copy.notificationDefault(.call(number: $0)) }
+        case .sendMessage(let number): return fit(number) { copy.notificationDefault(.sendMessage(number: $0)) }
+        case .writeEmail(let address): return fit(address) { copy.notificationDefault(.writeEmail(address: $0)) }
+        case .joinNetwork(let name): return fit(name) { copy.notificationDefault(.joinNetwork(name: $0)) }
+        case .addEvent(let app): return fit(app) { copy.notificationDefault(.addEvent(app: $0)) }
+        case .openLocation(let app): return fit(app) { copy.notificationDefault(.openLocation(app: $0)) }
+        case .openPicture(let app): return fit(app) { copy.notificationDefault(.openPicture(app: $0)) }
+        case .openDocument(let app): return fit(app) { copy.notificationDefault(.openDocument(app: $0)) }
+        case .openText(let app): return fit(app) { copy.notificationDefault(.openText(app: $0)) }
+        case .openLink(let app): return fit(app) { copy.notificationDefault(.openLink(app: $0)) }
+        }
+    }
+
+    /// The icon-theme names (Icon Naming Specification) for offers without an app icon.
+    private static func icon(for content: DefaultContent) -> String {
+        switch content {
+        case .wifiNetwork: "network-wireless"
+        case .webLink: browserIcon
+        case .schemeLink, .mediaFile: ""
+        }
+    }
+
+    /// The `desktop-entry` hint: the desktop file ID without `.desktop` (Notifications spec).
+    private static func entryName(_ desktopID: String) -> String {
+        desktopID.hasSuffix(".desktop") ? String(desktopID.dropLast(8)) : desktopID
+    }
+}
