@@ -37,8 +37,15 @@ public struct DesktopEntryFile: Sendable, Equatable {
 
     public func group(_ name: String) -> Group? { groups.first { $0.name == name } }
 
+    /// What a key may be: a desktop entry's own (`A-Za-z0-9-`, with `[locale]`), or a MIME type,
+    /// as `mimeapps.list` (the same layout) has them.
+    public enum Keys: Sendable {
+        case desktopEntry
+        case mimeTypes
+    }
+
     /// Reads `bytes`; throws the first problem with its line.
-    public init(bytes: some Collection<UInt8>) throws(DesktopEntryProblem) {
+    public init(bytes: some Collection<UInt8>, keys: Keys = .desktopEntry) throws(DesktopEntryProblem) {
         guard bytes.count <= Self.maximumBytes else {
             throw DesktopEntryProblem(line: 0, "the file is \(bytes.count) bytes; at most \(Self.maximumBytes)")
         }
@@ -84,7 +91,10 @@ public struct DesktopEntryFile: Sendable, Equatable {
             guard let equals = trimmed.firstIndex(of: "=") else {
                 throw DesktopEntryProblem(line: lineNumber, "neither a group header, a key=value line nor a comment")
             }
-            let (key, locale) = try Self.key(Self.trimmingSpaces(trimmed[..<equals]), line: lineNumber)
+            let (key, locale) = switch keys {
+            case .desktopEntry: try Self.key(Self.trimmingSpaces(trimmed[..<equals]), line: lineNumber)
+            case .mimeTypes: (try Self.mimeType(Self.trimmingSpaces(trimmed[..<equals]), line: lineNumber), nil)
+            }
             let value = String(Self.trimmingLeadingSpaces(trimmed[trimmed.index(after: equals)...]))
             guard keysInGroup.insert(locale.map { "\(key)[\($0)]" } ?? key).inserted else {
                 throw DesktopEntryProblem(line: lineNumber, "key \(key)\(locale.map { "[\($0)]" } ?? "") appears twice in [\(current!.name)]")
@@ -117,6 +127,17 @@ public struct DesktopEntryFile: Sendable, Equatable {
             throw DesktopEntryProblem(line: line, "a key holds only A-Z, a-z, 0-9 and '-'")
         }
         return (String(name), locale)
+    }
+
+    /// `type/subtype` of RFC 6838's restricted-name characters.
+    private static func mimeType(_ text: Substring, line: Int) throws(DesktopEntryProblem) -> String {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ part in
+            !part.isEmpty && part.count <= 127 && part.unicodeScalars.allSatisfy { isASCIIAlphanumeric($0) || "!#$&^_.+-".unicodeScalars.contains($0) }
+        }) else {
+            throw DesktopEntryProblem(line: line, "a key here is a MIME type, type/subtype")
+        }
+        return String(text)
     }
 
     static func isASCIIAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {

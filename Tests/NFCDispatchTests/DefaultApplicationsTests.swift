@@ -1,4 +1,4 @@
-import NFCDispatch
+import DesktopEntries
 import Testing
 
 /// The person's default apps, found as the XDG MIME Applications spec (and so `xdg-mime` and GIO)
@@ -61,5 +61,24 @@ import Testing
         // The spec's ordering: each list's additions count before its removals join the blacklist.
         let list = MimeAppsList(added: ["text/calendar": ["cal.desktop"]], removed: ["text/calendar": ["cal.desktop"]])
         #expect(DefaultApplications(lists: [list]).defaultApp(for: "text/calendar", declaring: [], isInstalled: { _ in true }) == "cal.desktop")
+    }
+
+    @Test func aFileIsReadWithItsListsEscapesAndComments() throws {
+        let text = """
+        # written by a settings app
+        [Default Applications]
+        text/vcard=org.gnome.Contacts.desktop;
+        x-scheme-handler/mailto=thunderbird.desktop;org.gnome.Evolution.desktop
+
+        [Added Associations]
+        x-scheme-handler/tel=org.gnome.Calls.desktop;
+        """
+        let list = MimeAppsList(file: try DesktopEntryFile(bytes: Array(text.utf8), keys: .mimeTypes), desktopSpecific: false)
+        #expect(list.defaults["x-scheme-handler/mailto"] == ["thunderbird.desktop", "org.gnome.Evolution.desktop"])
+        #expect(list.added["x-scheme-handler/tel"] == ["org.gnome.Calls.desktop"])
+        let entry = try DesktopEntry(id: #require(DesktopFileID(relativePath: "contacts.desktop")), path: "/x/contacts.desktop",
+                                     file: DesktopEntryFile(bytes: Array("[Desktop Entry]\nType=Application\nName=Contacts\nExec=contacts %f\nMimeType=text/vCard;text/x-vcard;\n".utf8)))
+        #expect(entry.mimeTypes == ["text/vcard", "text/x-vcard"])
+        #expect(throws: DesktopEntryProblem.self) { try DesktopEntryFile(bytes: Array("[Default Applications]\ntext/vcard/x=a.desktop\n".utf8), keys: .mimeTypes) }
     }
 }

@@ -27,7 +27,7 @@ public struct MimeAppsList: Sendable, Equatable {
             var table: [String: [String]] = [:]
             for group in groups where group.name == name {
                 for entry in group.entries {
-                    let ids = entry.value.split(separator: ";").map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }
+                    let ids = (DesktopEntryValue.list(entry.value) ?? []).map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }
                     table[entry.key.lowercased(), default: []].append(contentsOf: ids)
                 }
             }
@@ -36,6 +36,14 @@ public struct MimeAppsList: Sendable, Equatable {
         self.init(defaults: table(Self.defaultsGroup),
                   added: desktopSpecific ? [:] : table(Self.addedGroup),
                   removed: desktopSpecific ? [:] : table(Self.removedGroup))
+    }
+
+    /// The list `file` holds (a `mimeapps.list` read as a desktop entry file, the same layout,
+    /// with MIME types for keys: `DesktopEntryFile(bytes:keys: .mimeTypes)`).
+    public init(file: DesktopEntryFile, desktopSpecific: Bool) {
+        self.init(groups: file.groups.map { group in
+            (group.name, group.entries.compactMap { entry in entry.locale == nil ? (entry.key, entry.rawValue) : nil })
+        }, desktopSpecific: desktopSpecific)
     }
 
     /// The files to read, most important first (the spec's lookup order): for each of
@@ -58,35 +66,5 @@ public struct MimeAppsList: Sendable, Equatable {
         return directories.flatMap { directory in
             desktops.map { (directory + "/" + $0 + "-mimeapps.list", true) } + [(directory + "/mimeapps.list", false)]
         }
-    }
-}
-
-/// The person's default app for a MIME type, as `xdg-mime query default` and GIO find it.
-public struct DefaultApplications: Sendable, Equatable {
-    /// The lists in the order of ``MimeAppsList/searchPath(environment:)``.
-    public let lists: [MimeAppsList]
-
-    public init(lists: [MimeAppsList]) { self.lists = lists }
-
-    /// The default for `type`: the first installed ID in the first list whose
-    /// `[Default Applications]` names one; else the most preferred association — each list's
-    /// defaults and additions in turn, minus what that list or an earlier one removed, then the
-    /// apps whose own `MimeType=` lists the type (`declaring`, in data-directory order), minus
-    /// every removal. Nil: nothing on this computer takes it.
-    ///
-    /// `isInstalled` answers whether a desktop file ID names an app that may be started (present,
-    /// not hidden, its program there).
-    public func defaultApp(for type: String, declaring: [String], isInstalled: (String) -> Bool) -> String? {
-        let type = type.lowercased()
-        for list in lists {
-            if let id = list.defaults[type]?.first(where: isInstalled) { return id }
-        }
-        var removed: Set<String> = []
-        for list in lists {
-            let candidates = (list.defaults[type] ?? []) + (list.added[type] ?? [])
-            if let id = candidates.first(where: { !removed.contains($0) && isInstalled($0) }) { return id }
-            removed.formUnion(list.removed[type] ?? [])
-        }
-        return declaring.first { !removed.contains($0) && isInstalled($0) }
     }
 }
