@@ -1,6 +1,8 @@
+import DesktopEntries
 import NDEF
 import NDEFReport
 import NFCDispatch
+import Testing
 
 /// The report the daemon would get for `records`: encoded to bytes, decoded strictly, reported.
 func report(_ records: NDEFRecord...) throws -> ReportValue {
@@ -68,4 +70,11 @@ func makeRegistry(_ entries: [(app: String, filters: [HandlerFilter])], owner: S
 /// The app a report goes to, by name.
 func winner(_ registry: HandlerRegistry, _ report: ReportValue) -> String? {
     registry.match(report)?.app.appName
+}
+
+/// An installed app's desktop entry `id` (`.desktop` added) with `keys` after `Type` and `Name`.
+func installedApp(_ id: String, name: String, _ keys: String) throws -> DesktopEntry {
+    let text = "[Desktop Entry]\nType=Application\nName=\(name)\n\(keys)\n"
+    return try DesktopEntry(id: #require(DesktopFileID(relativePath: id + ".desktop")), path: "/usr/share/applications/\(id).desktop",
+                            file: DesktopEntryFile(bytes: Array(text.utf8)))
 }

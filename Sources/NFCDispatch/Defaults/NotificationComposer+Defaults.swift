@@ -1,21 +1,6 @@
 import NDEFReport
 import NFCScanKit
 
-/// The default app that would take the content, as the offer names it.
-public struct DefaultApp: Hashable, Sendable {
-    /// The desktop file ID (`org.gnome.Contacts.desktop`).
-    public let desktopID: String
-    /// Its `Name`, as the person knows it.
-    public let name: String
-    public let icon: String?
-
-    public init(desktopID: String, name: String, icon: String?) {
-        self.desktopID = desktopID
-        self.name = name
-        self.icon = icon
-    }
-}
-
 extension NotificationComposer {
     /// The notification offering `content` (no app asked for it) to the person's default `app`
     /// for it, or, for a network, to join it. Nil for a web link: ``notification(for:report:)``
@@ -28,7 +13,7 @@ extension NotificationComposer {
         let button = NotificationContent.Action(key: NotificationContent.openActionKey, label: copy.action(offer))
         return NotificationContent(appName: app?.name ?? copy.notificationSender, appIcon: app?.icon ?? Self.icon(for: content),
                                    summary: summary, plainBody: nil, actions: [defaultAction(button), button],
-                                   hints: .init(category: Self.offerCategory, desktopEntry: app.map { Self.entryName($0.desktopID) }),
+                                   hints: .init(category: Self.offerCategory, desktopEntry: app?.id.name),
                                    expireTimeout: Self.offerTimeout)
     }
 
@@ -90,10 +75,5 @@ extension NotificationComposer {
         case .webLink: browserIcon
         case .schemeLink, .mediaFile: ""
         }
-    }
-
-    /// The `desktop-entry` hint: the desktop file ID without `.desktop` (Notifications spec).
-    private static func entryName(_ desktopID: String) -> String {
-        desktopID.hasSuffix(".desktop") ? String(desktopID.dropLast(8)) : desktopID
     }
 }
