@@ -18,11 +18,15 @@ final class ApplicationWatch: Sendable {
     private let reader: ApplicationDirectoryReader
     private let searchPath: String
     private let loop: PollLoop
-    private let changed: @Sendable (InstalledApps) -> Void
-    private let state = LockedValue<(watch: PollWatch?, last: InstalledApps?)>((nil, nil))
+    /// The mimeapps.list files, most important first (``MimeAppsList/searchPath(environment:)``).
+    private let mimeApps: [(path: String, desktopSpecific: Bool)]
+    private let changed: @Sendable (InstalledApps, PersonalDefaults) -> Void
+    private let state = LockedValue<(watch: PollWatch?, last: InstalledApps?, defaults: PersonalDefaults?)>((nil, nil, nil))
 
-    init(directories: ApplicationDirectories, searchPath: String, loop: PollLoop, changed: @escaping @Sendable (InstalledApps) -> Void) {
+    init(directories: ApplicationDirectories, mimeApps: [(path: String, desktopSpecific: Bool)] = [], searchPath: String, loop: PollLoop,
+         changed: @escaping @Sendable (InstalledApps, PersonalDefaults) -> Void) {
         reader = ApplicationDirectoryReader(directories: directories)
+        self.mimeApps = mimeApps
         self.searchPath = searchPath
         self.loop = loop
         self.changed = changed
@@ -65,15 +69,28 @@ final class ApplicationWatch: Sendable {
                 let parent = String(path.dropLast("/applications".count))
                 if !parent.isEmpty { inotify_add_watch(inotify, parent, UInt32(IN_CREATE | IN_MOVED_TO)) }
             }
+            // The mimeapps.list directories ($XDG_CONFIG_HOME, …): a settings app replaces the
+            // file (a move); a directory not made yet is noticed in its parent.
+            for directory in Set(mimeApps.map { Self.parent(of: $0.path) }) where inotify_add_watch(inotify, directory, mask) < 0 {
+                inotify_add_watch(inotify, Self.parent(of: directory), UInt32(IN_CREATE | IN_MOVED_TO))
+            }
         }
         let mentioning = Set(found.filter { (try? $0.contents.get()).map(InstalledApps.mentionsKey) ?? false }.map(\.path))
         let searchPath = searchPath
         let index = ApplicationIndex(found: found) { ApplicationDirectoryReader.executable($0, searchPath: searchPath) != nil }
         let apps = InstalledApps(index: index, mentionsKey: mentioning.contains)
+        let defaults = PersonalDefaults(files: mimeApps.map { file in
+            (file.path, file.desktopSpecific, access(file.path, F_OK) == 0 ? ApplicationDirectoryReader.contents(of: file.path) : nil)
+        }, index: index)
         let isNew = state.withLock { state -> Bool in
-            defer { state.last = apps }
-            return state.last != apps
+            defer { (state.last, state.defaults) = (apps, defaults) }
+            return state.last != apps || state.defaults != defaults
         }
-        if isNew { changed(apps) }
+        if isNew { changed(apps, defaults) }
+    }
+
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
     }
 }

@@ -47,6 +47,9 @@ struct ConditionBoard: Sendable {
         self.ignored = ignored
     }
 
+    /// Whether `source` answers now (its service is there, its device readable).
+    func answers(_ source: ConditionSource) -> Bool { readings[source] != nil }
+
     /// Records what `source` says now; true when a condition's state changed.
     @discardableResult
     mutating func record(_ source: ConditionSource, holds: Bool?) -> Bool {

@@ -42,6 +42,9 @@ public final class Daemon: Service, Sendable {
         /// Where installed apps' desktop entries are followed (their `X-NFCScan-Filters`); nil:
         /// only registered apps receive objects.
         public var applications: ApplicationDirectories?
+        /// The mimeapps.list files that name the person's default apps, most important first
+        /// (``MimeAppsList/searchPath(environment:)``); read with ``applications``.
+        public var mimeApps: [(path: String, desktopSpecific: Bool)]
         /// PATH, where an entry's `TryExec` and `Exec` programs are looked for.
         public var searchPath: String
 
@@ -49,8 +52,10 @@ public final class Daemon: Service, Sendable {
                     language: ScanCopy.Language = .english, cameraDevices: String? = nil, rfkillDevice: String? = nil,
                     runtimeDirectory: String? = nil, ignoredConditions: Set<BackgroundPause> = [],
                     observers: [any DaemonObserver] = [], deadlines: EffectDeadlines = .init(),
-                    applications: ApplicationDirectories? = nil, searchPath: String = "/usr/local/bin:/usr/bin:/bin") {
+                    applications: ApplicationDirectories? = nil, mimeApps: [(path: String, desktopSpecific: Bool)] = [],
+                    searchPath: String = "/usr/local/bin:/usr/bin:/bin") {
             self.applications = applications
+            self.mimeApps = mimeApps
             self.searchPath = searchPath
             self.readers = readers
             self.wantedReader = wantedReader
@@ -119,8 +124,10 @@ public final class Daemon: Service, Sendable {
         let notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
         descriptors.start(name: "nfcscand-fds")
         if let directories = configuration.applications {
-            let watch = ApplicationWatch(directories: directories, searchPath: configuration.searchPath, loop: descriptors) {
+            let watch = ApplicationWatch(directories: directories, mimeApps: configuration.mimeApps, searchPath: configuration.searchPath,
+                                         loop: descriptors) {
                 sink.yield(.applications($0))
+                sink.yield(.defaults($1))
             }
             if !watch.start() { logger.warning("inotify is unavailable: apps installed or removed count only after a restart") }
         }
@@ -142,7 +149,7 @@ public final class Daemon: Service, Sendable {
                 let (notifications, descriptors, awaited) = serving.withLock { ($0.notifications, $0.descriptors, $0.awaited) }
                 var core = DaemonCore(configuration: coreConfiguration(awaiting: awaited))
                 guard let descriptors else { return }
-                var effects = EffectRunner(bus: bus, tree: tree, calls: calls, configuration: configuration, logger: logger, sink: sink,
+                var effects = EffectRunner(bus: bus, systemBus: systemBus, tree: tree, calls: calls, configuration: configuration, logger: logger, sink: sink,
                                            notifications: notifications, statistics: statistics, descriptors: descriptors)
                 events: for await input in inputs {
                     effects.received(input)
@@ -198,16 +205,20 @@ public struct EffectDeadlines: Sendable {
     public var handleScan: Duration = .seconds(10)
     /// The portal's OpenURI, then xdg-open.
     public var openLink: Duration = .seconds(10)
+    /// Each of NetworkManager's calls for joining a network.
+    public var joinNetwork: Duration = .seconds(10)
 
-    public init(notification: Duration = .seconds(5), handleScan: Duration = .seconds(10), openLink: Duration = .seconds(10)) {
+    public init(notification: Duration = .seconds(5), handleScan: Duration = .seconds(10), openLink: Duration = .seconds(10),
+                joinNetwork: Duration = .seconds(10)) {
         self.notification = notification
         self.handleScan = handleScan
         self.openLink = openLink
+        self.joinNetwork = joinNetwork
     }
 
     /// The same deadline for every peer.
     public init(all deadline: Duration) {
-        self.init(notification: deadline, handleScan: deadline, openLink: deadline)
+        self.init(notification: deadline, handleScan: deadline, openLink: deadline, joinNetwork: deadline)
     }
 }
 

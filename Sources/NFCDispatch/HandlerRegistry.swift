@@ -103,10 +103,10 @@ public struct HandlerRegistry: Sendable {
         registrations.last { $0.desktopEntry == entry }
     }
 
-    /// What to offer for `report`: its handler's match, else its web link (``WebLink/defaultAction(for:)``).
+    /// What to offer for `report` when nothing but the browser is known: its handler's match,
+    /// else its first web link (``Offer/choose(for:registry:defaults:canJoinNetworks:)``).
     public func offer(for report: ReportValue) -> Offer? {
-        if let match = match(report) { return .handler(match) }
-        return WebLink.defaultAction(for: report).map(Offer.webLink)
+        Offer.choose(for: report, registry: self, defaults: PersonalDefaults(), canJoinNetworks: false)
     }
 
     /// D-Bus object path syntax: `/`, or `/`-separated non-empty elements of `[A-Za-z0-9_]`.

@@ -32,6 +32,8 @@ public struct NotificationComposer: Sendable {
         switch offer {
         case .handler(let match): handlerOffer(match, report: report)
         case .webLink(let link): webLinkOffer(link, report: report)
+        case .defaultApp(let content, let app): defaultOffer(content, app: app, report: report)
+        case .joinNetwork(let network): defaultOffer(.wifiNetwork(network), app: nil, report: report)
         }
     }
 
@@ -42,6 +44,20 @@ public struct NotificationComposer: Sendable {
                             summary: fit(registration.appName) { copy.handlerFailed(app: $0) }, plainBody: nil, actions: [],
                             hints: .init(category: Self.failureCategory, desktopEntry: registration.desktopEntry),
                             expireTimeout: Self.failureTimeout)
+    }
+
+    /// The person's default app could not be started for what they chose.
+    public func defaultAppFailed(_ app: DefaultApp) -> NotificationContent {
+        NotificationContent(appName: app.name, appIcon: app.icon ?? "", summary: fit(app.name) { copy.handlerFailed(app: $0) },
+                            plainBody: nil, actions: [], hints: .init(category: Self.failureCategory, desktopEntry: app.id.name),
+                            expireTimeout: Self.failureTimeout)
+    }
+
+    /// The network could not be joined (NetworkManager refused, or has no Wi-Fi device).
+    public func networkFailed(_ name: String) -> NotificationContent {
+        NotificationContent(appName: copy.notificationSender, appIcon: "network-wireless",
+                            summary: fit(name) { copy.networkFailed($0) }, plainBody: nil, actions: [],
+                            hints: .init(category: Self.failureCategory), expireTimeout: Self.failureTimeout)
     }
 
     /// The person chose to open the link but no browser could be started.

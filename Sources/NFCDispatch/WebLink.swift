@@ -24,15 +24,4 @@ public struct WebLink: Hashable, Sendable {
         self.uri = uri
         self.recordIndex = recordIndex
     }
-
-    /// What to offer when no handler matches: the first record (`uri`, `absolute-uri` or
-    /// `smart-poster`) whose link may be offered; nil when none may.
-    public static func defaultAction(for report: ReportValue) -> WebLink? {
-        for (index, record) in (report["records"]?.arrayValue ?? []).enumerated() {
-            guard let kind = record["kind"]?.stringValue, ["uri", "absolute-uri", "smart-poster"].contains(kind),
-                  let uri = record["uri"]?.stringValue, let link = WebLink(uri, recordIndex: index) else { continue }
-            return link
-        }
-        return nil
-    }
 }

@@ -87,6 +87,8 @@ public protocol ScanCopyCatalog: Sendable {
     func handlerFailed(app: String) -> String
     /// The browser could not be started for the link.
     var browserFailed: String { get }
+    /// The network `name` could not be joined.
+    func networkFailed(_ name: String) -> String
 
     // `nfcscan status`: the daemon's background reading in plain words.
     /// Background reading is on.
@@ -173,6 +175,7 @@ public enum ScanCopy {
             ("actionOpenInBrowser", copy.actionOpenInBrowser, false),
             ("handlerFailed", copy.handlerFailed(app: sample), true),
             ("browserFailed", copy.browserFailed, true),
+            ("networkFailed", copy.networkFailed(sample), true),
             ("backgroundOn", copy.backgroundOn, true),
             ("backgroundPausedOther", copy.backgroundPausedOther, true),
             ("backgroundServiceOff", copy.backgroundServiceOff, true),
@@ -300,6 +303,7 @@ public struct EnglishScanCopy: ScanCopyCatalog {
     }
     public func handlerFailed(app: String) -> String { "\(theName) couldn't be sent to \(app). Try again." }
     public var browserFailed: String { "The link couldn't be opened. Try again." }
+    public func networkFailed(_ name: String) -> String { "Couldn't join the network \(name). Try again." }
 
     public var backgroundOn: String { "Background scanning is on." }
     public func backgroundPaused(_ reason: BackgroundPause) -> String {

@@ -115,6 +115,7 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
     }
     public func handlerFailed(app: String) -> String { "无法将\(name)发送到“\(app)”。请重试。" }
     public var browserFailed: String { "无法打开链接。请重试。" }
+    public func networkFailed(_ name: String) -> String { "无法加入网络“\(name)”。请重试。" }
 
     public var backgroundOn: String { "后台扫描已开启。" }
     public func backgroundPaused(_ reason: BackgroundPause) -> String {

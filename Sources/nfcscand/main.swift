@@ -119,6 +119,7 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  observers: publisher.map { [$0] } ?? [],
                                                  deadlines: peerTimeout.map { EffectDeadlines(all: .milliseconds(Int($0 * 1000))) } ?? .init(),
                                                  applications: ApplicationDirectories(environment: ProcessInfo.processInfo.environment),
+                                                 mimeApps: MimeAppsList.searchPath(environment: ProcessInfo.processInfo.environment),
                                                  searchPath: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"),
                             logger: logger)
         publisher?.reportStatus { [daemon] in daemon.brokerChanged($0) }

@@ -34,7 +34,7 @@ import Testing
         let (stream, sink) = AsyncStream.makeStream(of: InstalledApps.self)
         var reports = stream.makeAsyncIterator()
         let watch = ApplicationWatch(directories: ApplicationDirectories(paths: [root + "/home/applications", root + "/system/applications"]),
-                                     searchPath: "/usr/bin:/bin", loop: loop) { sink.yield($0) }
+                                     searchPath: "/usr/bin:/bin", loop: loop) { apps, _ in sink.yield(apps) }
         #expect(watch.start())
         defer { watch.stop() }
         #expect(await Self.next(&reports)?.declarations.isEmpty == true, "the first reading is reported")

@@ -513,3 +513,96 @@ import Testing
         #expect(done.contains(.observe(.delivered(notification: 7, app: "Posters", success: true))))
     }
 }
+
+/// Content no app asked for goes to the person's default app for it, or NetworkManager, once
+/// the person chooses the notification (issue 13).
+@Suite struct DefaultAppCoreTests {
+    typealias Rig = DaemonCoreTests.Rig
+
+    static func app(_ id: String, _ name: String, exec: String, types: String) throws -> DesktopEntry {
+        let text = "[Desktop Entry]\nType=Application\nName=\(name)\nExec=\(exec)\nMimeType=\(types)\n"
+        return try DesktopEntry(id: #require(DesktopFileID(relativePath: id + ".desktop")), path: "/apps/\(id).desktop",
+                                file: DesktopEntryFile(bytes: Array(text.utf8)))
+    }
+
+    static func defaults() throws -> PersonalDefaults {
+        PersonalDefaults(applications: DefaultApplications(lists: [MimeAppsList(defaults: ["x-scheme-handler/mailto": ["mutt.desktop"]])]),
+                         index: ApplicationIndex(entries: [
+                            try app("mutt", "Mutt", exec: "mutt %u", types: "x-scheme-handler/mailto;"),
+                            try app("contacts", "Contacts", exec: "contacts %f", types: "text/vcard;"),
+                         ]))
+    }
+
+    /// Offers `records` and chooses the notification; the offer's summary and the choice's effects.
+    static func choose(_ rig: inout Rig, _ records: [NDEFRecord]) -> (summary: String?, effects: [DaemonEffect]) {
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(NDEFMessage(records: records)))))
+        guard case .notify(let showID, let content, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else {
+            return (nil, [])
+        }
+        rig.send(.completed(showID, .shown(9)))
+        return (content.summary, rig.send(.notification(.actionInvoked(id: 9, actionKey: "default"))))
+    }
+
+    @Test func aLinkGoesToTheDefaultAppForItsScheme() throws {
+        var rig = Rig()
+        rig.send(.defaults(try Self.defaults()))
+        let (summary, chosen) = Self.choose(&rig, [URIRecord(uri: "mailto:hello@example.com").record()])
+        #expect(summary == "Write to hello@example.com?")
+        guard case .launch(let id, let launch)? = chosen.first else { Issue.record("not started: \(chosen)"); return }
+        #expect(launch.app == "Mutt" && launch.values.urls == ["mailto:hello@example.com"] && launch.file == nil)
+        #expect(launch.exec.expanded(launch.values) == ["mutt", "mailto:hello@example.com"])
+        let done = rig.send(.completed(id, .done("mutt, process 42")))
+        #expect(done.contains(.observe(.delivered(notification: 9, app: "Mutt", success: true))))
+    }
+
+    @Test func aContactCardGoesToTheContactsAppAsAFile() throws {
+        var rig = Rig()
+        rig.send(.defaults(try Self.defaults()))
+        let card = Array("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Jane Doe\r\nEND:VCARD\r\n".utf8)
+        let (summary, chosen) = Self.choose(&rig, [NDEFRecord(tnf: .media, type: "text/vcard", payload: card)])
+        #expect(summary == "Add Jane Doe to Contacts?")
+        guard case .launch(let id, let launch)? = chosen.first else { Issue.record("not started: \(chosen)"); return }
+        #expect(launch.file == AppLaunch.File(contents: card, suffix: "vcf"))
+        let failed = rig.send(.completed(id, .refused(name: nil, message: "contacts is not an installed program")))
+        #expect(failed.contains(.observe(.delivered(notification: 9, app: "Contacts", success: false))))
+        #expect(failed.contains { if case .notify(_, let content, _) = $0 { content.summary.contains("couldn't be sent to Contacts") } else { false } })
+    }
+
+    @Test func anAppThatAskedComesBeforeTheDefault() throws {
+        var rig = Rig()
+        rig.send(.defaults(try Self.defaults()))
+        rig.request(.register(handlerPath: "/org/example/Mail", try HandlerRequest(appName: "Mailer", filterFields: [["uri-scheme": "mailto"]])),
+                    from: ":1.40")
+        let (summary, chosen) = Self.choose(&rig, [URIRecord(uri: "mailto:hello@example.com").record()])
+        #expect(summary == "Open the email address in Mailer?")
+        #expect(chosen.contains { if case .handleScan(_, ":1.40", _, _) = $0 { true } else { false } })
+    }
+
+    @Test func contentWithoutADefaultAppIsNotOffered() throws {
+        var rig = Rig()
+        rig.send(.defaults(try Self.defaults()))
+        let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "tel:+15550100"))))
+        #expect(!scanned.contains { if case .notify = $0 { true } else { false } })
+        #expect(scanned.contains { if case .log(.info, let text, _) = $0 { text.contains("no app asked") } else { false } })
+    }
+
+    @Test func aNetworkIsJoinedThroughNetworkManagerOnlyWhenItAnswers() throws {
+        let wifi = try WiFiSimpleConfig(attributes: [.init(type: WiFiSimpleConfig.AttributeType.credential, value: try WiFiSimpleConfig(attributes: [
+            .init(type: WiFiSimpleConfig.AttributeType.ssid, value: Array("CafeGuest".utf8)),
+            .init(type: WiFiSimpleConfig.AttributeType.authenticationType, value: [0x00, 0x20]),
+            .init(type: WiFiSimpleConfig.AttributeType.networkKey, value: Array("correct horse".utf8)),
+        ]).payload)])
+        let record = NDEFRecord(tnf: .media, type: "application/vnd.wfa.wsc", payload: wifi.payload)
+        var rig = Rig()
+        #expect(Self.choose(&rig, [record]).summary == nil, "no NetworkManager: nothing offered")
+        var joined = Rig()
+        joined.send(.condition(.networkManager, holds: false))
+        let (summary, chosen) = Self.choose(&joined, [record])
+        #expect(summary == "Join the network CafeGuest?")
+        guard case .joinNetwork(let id, let network)? = chosen.first else { Issue.record("not joined: \(chosen)"); return }
+        #expect(network.security == .wpaPersonal(passphrase: "correct horse"))
+        let refused = joined.send(.completed(id, .refused(name: "org.freedesktop.NetworkManager.PermissionDenied", message: "no")))
+        #expect(refused.contains { if case .notify(_, let content, _) = $0 { content.summary == "Couldn't join the network CafeGuest. Try again." } else { false } })
+        #expect(!refused.contains { if case .log(_, let text, _) = $0 { text.contains("correct horse") } else { false } })
+    }
+}

@@ -3,10 +3,11 @@ import NDEFReport
 import NFCDispatch
 import Testing
 
-/// When no app asked for an object, only a web link is ever offered.
+/// When no app asked for an object and no default app is known, only a web link is offered.
 @Suite struct WebLinkTests {
     func offered(_ records: NDEFRecord...) throws -> WebLink? {
-        WebLink.defaultAction(for: try report(records))
+        guard case .webLink(let link)? = HandlerRegistry().offer(for: try report(records)) else { return nil }
+        return link
     }
 
     @Test func theFirstWebLinkOfAnyLinkRecordIsOffered() throws {

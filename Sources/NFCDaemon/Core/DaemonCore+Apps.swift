@@ -25,6 +25,15 @@ extension DaemonCore {
         registry.declarations = apps.declarations
     }
 
+    /// The person's default apps were read again: the next object no app asked for goes by them.
+    /// A mimeapps.list that cannot be read is named once, when it becomes unreadable.
+    mutating func defaultsChanged(_ new: PersonalDefaults) {
+        for refusal in new.refusals where !defaults.refusals.contains(refusal) {
+            log(.warning, "a list of default apps is ignored: \(refusal)")
+        }
+        defaults = new
+    }
+
     /// ListApps's answer: each registration (running apps), then each declaration (`aa{sv}`);
     /// and the refused declarations, `path:line: why` (`as`).
     var appsValues: [DBusValue] { [appsValue, .strings(installed.refusals)] }

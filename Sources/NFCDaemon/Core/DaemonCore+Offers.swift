@@ -11,7 +11,8 @@ import Systemd
 extension DaemonCore {
     mutating func offer(_ report: ReportValue, uid: [UInt8]) {
         guard currentReasons.isEmpty else { return }
-        guard let offer = registry.offer(for: report) else {
+        let canJoinNetworks = board.answers(.networkManager)
+        guard let offer = Offer.choose(for: report, registry: registry, defaults: defaults, canJoinNetworks: canJoinNetworks) else {
             log(.info, "an object was read; no app asked for what it holds", ["uid": ScannedObject.hex(uid)])
             return
         }
@@ -72,6 +73,24 @@ extension DaemonCore {
             log(.warning, "\(app.appName) could not be started: \(Self.describe(outcome))", Self.metadata(app))
             finished(delivery, app: app.appName, success: false)
             notice(composer.handlerFailed(app))
+        case (.defaultApp(let app), .done(let how)):
+            deliveries[id] = nil
+            log(.info, "started \(app.name), the default app, with an object's content (\(how))", ["desktop-entry": app.id.value])
+            finished(delivery, app: app.name, success: true)
+        case (.defaultApp(let app), _):
+            deliveries[id] = nil
+            log(.warning, "\(app.name), the default app, could not be started: \(Self.describe(outcome))", ["desktop-entry": app.id.value])
+            finished(delivery, app: app.name, success: false)
+            notice(composer.defaultAppFailed(app))
+        case (.network, .done):
+            deliveries[id] = nil
+            log(.info, "NetworkManager is joining the network an object offered")
+            finished(delivery, app: nil, success: true)
+        case (.network(let name), _):
+            deliveries[id] = nil
+            log(.warning, "NetworkManager did not join the network: \(Self.describe(outcome))")
+            finished(delivery, app: nil, success: false)
+            notice(composer.networkFailed(name))
         case (.link, .done(let how)):
             deliveries[id] = nil
             log(.info, "opened an object's web link through \(how)", ["notification": "\(delivery.notification)"])
@@ -121,6 +140,13 @@ extension DaemonCore {
         case .webLink:
             log(.info, "offered an object's web link to the browser", ["notification": "\(notification)"])
             emit(.observe(.offered(notification: notification, app: nil)))
+        case .defaultApp(_, let app):
+            log(.info, "offered an object's content to \(app.name), the default app for it",
+                ["desktop-entry": app.id.value, "notification": "\(notification)"])
+            emit(.observe(.offered(notification: notification, app: app.name)))
+        case .joinNetwork:
+            log(.info, "offered to join the network an object holds", ["notification": "\(notification)"])
+            emit(.observe(.offered(notification: notification, app: nil)))
         }
     }
 
@@ -164,6 +190,23 @@ extension DaemonCore {
         case .webLink(let link):
             deliveries[id] = Delivery(target: .link(link.uri), notification: notification)
             emit(.openLink(id, uri: link.uri))
+        case .defaultApp(let content, let app):
+            let launch: AppLaunch
+            switch content {
+            case .schemeLink(let link):
+                launch = AppLaunch(app: app.name, exec: app.exec, values: .init(urls: [link.uri], icon: app.icon, name: app.name, location: app.path),
+                                   file: nil)
+            case .mediaFile(let file):
+                launch = AppLaunch(app: app.name, exec: app.exec, values: .init(icon: app.icon, name: app.name, location: app.path),
+                                   file: .init(contents: file.payload, suffix: file.fileExtension))
+            case .webLink, .wifiNetwork:
+                return log(.error, "a default-app offer held content no app opens; nothing was started")
+            }
+            deliveries[id] = Delivery(target: .defaultApp(app), notification: notification)
+            emit(.launch(id, launch))
+        case .joinNetwork(let network):
+            deliveries[id] = Delivery(target: .network(network.name), notification: notification)
+            emit(.joinNetwork(id, network))
         }
     }
 

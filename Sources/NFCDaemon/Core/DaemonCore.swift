@@ -44,6 +44,10 @@ struct DaemonCore: Sendable {
             /// started and taken the object).
             case launch(HandlerApp)
             case link(String)
+            /// The person's default app started with a link or a file (never tried again).
+            case defaultApp(DefaultApp)
+            /// NetworkManager asked to join the network of this name.
+            case network(String)
         }
         let target: Target
         let notification: UInt32
@@ -82,6 +86,8 @@ struct DaemonCore: Sendable {
     var registry = HandlerRegistry()
     /// The installed apps' declarations as last read from the application directories.
     var installed = InstalledApps()
+    /// The person's default apps, for content no app asked for.
+    var defaults = PersonalDefaults()
     var offers: [UInt32: PendingOffer] = [:]
     /// The newest offer's notification: the next one replaces it rather than piling up.
     var currentOffer: UInt32 = 0
@@ -149,6 +155,7 @@ struct DaemonCore: Sendable {
         case .timerFired(let timer): fired(timer)
         case .heartbeat: effects.append(.watchdog)
         case .applications(let apps): installedChanged(apps)
+        case .defaults(let defaults): defaultsChanged(defaults)
         case .stop: stop()
         case .broker(let status):
             if status != broker {

@@ -38,6 +38,9 @@ enum DaemonEffect: Sendable, Equatable {
     case openLink(EffectID, uri: String)
     /// Starts an installed app's Exec line (``AppLaunch``); done once the program has started.
     case launch(EffectID, AppLaunch)
+    /// NetworkManager's AddAndActivateConnection for `network` on the system bus; done once
+    /// NetworkManager has taken it (joining itself may take longer, and is NetworkManager's).
+    case joinNetwork(EffectID, WiFiCredentials)
 
     case armTimer(TimerID, after: Duration)
     case cancelTimer(TimerID)

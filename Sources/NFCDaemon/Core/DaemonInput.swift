@@ -30,6 +30,9 @@ enum DaemonInput: Sendable {
     case stop
     /// The installed apps' declarations, read again because an application directory changed.
     case applications(InstalledApps)
+    /// The person's default apps (mimeapps.list and the installed entries), read again because
+    /// one of them changed.
+    case defaults(PersonalDefaults)
     /// The broker publisher's connection changed (issue 15): shown as the `Broker` property.
     case broker(BrokerStatus)
 }

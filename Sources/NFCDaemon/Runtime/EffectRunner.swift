@@ -10,6 +10,8 @@ import Systemd
 /// as ``DaemonInput/completed(_:_:)``. Owned by the loop alone (a value it mutates): no lock.
 struct EffectRunner {
     let bus: BusConnection
+    /// NetworkManager's bus; nil: there is none (no network is ever offered then).
+    let systemBus: BusConnection?
     let tree: ObjectTree
     let calls: PendingCalls
     let configuration: Daemon.Configuration
@@ -29,12 +31,13 @@ struct EffectRunner {
     /// then (the same reader cannot be opened twice).
     private var lastReadingClosed: Latch?
 
-    init(bus: BusConnection, tree: ObjectTree, calls: PendingCalls, configuration: Daemon.Configuration, logger: Logger,
+    init(bus: BusConnection, systemBus: BusConnection?, tree: ObjectTree, calls: PendingCalls, configuration: Daemon.Configuration, logger: Logger,
          sink: AsyncStream<DaemonInput>.Continuation, notifications: NotificationServer?, statistics: DaemonStatistics,
          descriptors: PollLoop) {
         self.statistics = statistics
         self.descriptors = descriptors
         self.bus = bus
+        self.systemBus = systemBus
         self.tree = tree
         self.calls = calls
         self.configuration = configuration
@@ -110,6 +113,19 @@ struct EffectRunner {
                 }
             } catch {
                 sink.yield(.completed(id, .refused(name: nil, message: error.description)))
+            }
+        case .joinNetwork(let id, let network):
+            guard let systemBus else {
+                sink.yield(.completed(id, .noAnswer("no system bus")))
+                return
+            }
+            let sink = sink, deadline = configuration.deadlines.joinNetwork
+            group.addTask(counted: statistics) {
+                do throws(BusError) {
+                    sink.yield(.completed(id, .done(try await NetworkManagerJoin.join(network, bus: systemBus, deadline: deadline))))
+                } catch {
+                    sink.yield(.completed(id, Self.outcome(error)))
+                }
             }
         case .armTimer(let timer, let delay):
             let sink = sink

@@ -3,48 +3,49 @@ import NFCScanKit
 
 extension NotificationComposer {
     /// The notification offering `content` (no app asked for it) to the person's default `app`
-    /// for it, or, for a network, to join it. Nil for a web link: ``notification(for:report:)``
-    /// offers those, in the browser.
+    /// for it, or, for a network, to join it (a web link: the browser's offer).
     ///
     /// A network's key is never part of it; everything from the object is display-safe.
-    public func defaultOffer(_ content: DefaultContent, app: DefaultApp?, report: ReportValue) -> NotificationContent? {
-        guard let offer = Self.offer(content, appName: app?.name ?? "", report: report) else { return nil }
-        let summary = fitted(offer)
+    public func defaultOffer(_ content: DefaultContent, app: DefaultApp?, report: ReportValue) -> NotificationContent {
+        let appName = app?.name ?? ""
+        let offer: DefaultAppOffer
+        switch content {
+        case .webLink(let link): return notification(for: .webLink(link), report: report)
+        case .wifiNetwork(let network): offer = .joinNetwork(name: network.name)
+        case .schemeLink(let link): offer = Self.offer(link, appName: appName)
+        case .mediaFile(let file): offer = Self.offer(file, appName: appName, report: report)
+        }
         let button = NotificationContent.Action(key: NotificationContent.openActionKey, label: copy.action(offer))
         return NotificationContent(appName: app?.name ?? copy.notificationSender, appIcon: app?.icon ?? Self.icon(for: content),
-                                   summary: summary, plainBody: nil, actions: [defaultAction(button), button],
+                                   summary: fitted(offer), plainBody: nil, actions: [defaultAction(button), button],
                                    hints: .init(category: Self.offerCategory, desktopEntry: app?.id.name),
                                    expireTimeout: Self.offerTimeout)
     }
 
-    /// What the offer says, with the object's values as they are (``fitted(_:)`` makes them safe).
-    static func offer(_ content: DefaultContent, appName: String, report: ReportValue) -> DefaultAppOffer? {
-        switch content {
-        case .webLink:
-            return nil
-        case .wifiNetwork(let network):
-            return .joinNetwork(name: network.name)
-        case .schemeLink(let link):
-            let rest = String(link.uri.dropFirst(link.scheme.utf8.count + 1))
-            let target = String(rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            switch link.scheme {
-            case "tel": return .call(number: target)
-            case "sms", "smsto": return .sendMessage(number: target)
-            case "mailto": return .writeEmail(address: target)
-            case "geo": return .openLocation(app: appName)
-            default: return .openLink(app: appName)
-            }
-        case .mediaFile(let file):
-            switch file.mimeType {
-            case "text/vcard":
-                let record = report["records"]?.arrayValue?[file.recordIndex]
-                let name = record?["vcard"]?.stringValue.flatMap(ContentItem.vcardName)
-                return .addContact(name: name, app: appName)
-            case "text/calendar": return .addEvent(app: appName)
-            case "application/pdf": return .openDocument(app: appName)
-            case "text/plain": return .openText(app: appName)
-            default: return .openPicture(app: appName)
-            }
+    /// What offering `link` says: the number or address after the scheme, up to any `?`.
+    static func offer(_ link: SchemeLink, appName: String) -> DefaultAppOffer {
+        let rest = String(link.uri.dropFirst(link.scheme.utf8.count + 1))
+        let target = String(rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        switch link.scheme {
+        case "tel": return .call(number: target)
+        case "sms", "smsto": return .sendMessage(number: target)
+        case "mailto": return .writeEmail(address: target)
+        case "geo": return .openLocation(app: appName)
+        default: return .openLink(app: appName)
+        }
+    }
+
+    /// What offering `file` says: a contact by its name, else the kind of file.
+    static func offer(_ file: MediaFile, appName: String, report: ReportValue) -> DefaultAppOffer {
+        switch file.mimeType {
+        case "text/vcard":
+            let records = report["records"]?.arrayValue ?? []
+            let card = records.indices.contains(file.recordIndex) ? records[file.recordIndex]["vcard"]?.stringValue : nil
+            return .addContact(name: card.flatMap(ContentItem.vcardName), app: appName)
+        case "text/calendar": return .addEvent(app: appName)
+        case "application/pdf": return .openDocument(app: appName)
+        case "text/plain": return .openText(app: appName)
+        default: return .openPicture(app: appName)
         }
     }
 

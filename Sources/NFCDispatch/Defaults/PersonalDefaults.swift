@@ -10,18 +10,18 @@ public struct DefaultApp: Hashable, Sendable {
     public let icon: String?
     /// Where its desktop file is (`%k`, and the log).
     public let path: String
-    /// `DBusActivatable=true`: opened with `org.freedesktop.Application.Open` at its bus name,
-    /// the bus starting it; else started through ``exec``.
-    public let dbusActivatable: Bool
-    public let exec: ExecCommandLine?
+    /// Started through its Exec line, as xdg-open does, also for an app that is D-Bus
+    /// activatable (such apps keep an Exec line that hands over to the running instance).
+    public let exec: ExecCommandLine
 
-    public init(_ entry: DesktopEntry) {
+    /// Nil for an entry without an Exec line.
+    public init?(_ entry: DesktopEntry) {
+        guard let exec = entry.exec else { return nil }
         id = entry.id
         name = entry.name
         icon = entry.icon
         path = entry.path
-        dbusActivatable = entry.dbusActivatable
-        exec = entry.exec
+        self.exec = exec
     }
 }
 
@@ -30,18 +30,37 @@ public struct DefaultApp: Hashable, Sendable {
 public struct PersonalDefaults: Sendable, Equatable {
     public let applications: DefaultApplications
     public let index: ApplicationIndex
+    /// `path:line: why` for each mimeapps.list that could not be read (for the log).
+    public let refusals: [String]
 
-    public init(applications: DefaultApplications = .init(lists: []), index: ApplicationIndex = .init()) {
+    public init(applications: DefaultApplications = .init(lists: []), index: ApplicationIndex = .init(), refusals: [String] = []) {
         self.applications = applications
         self.index = index
+        self.refusals = refusals
+    }
+
+    /// The defaults from the mimeapps.list files as read (``MimeAppsList/searchPath(environment:)``
+    /// order; nil contents: the file does not exist, as most do not) and the installed apps.
+    /// A file that cannot be read as a whole counts as absent, and is named in ``refusals``.
+    public init(files: [(path: String, desktopSpecific: Bool, contents: Result<[UInt8], DesktopEntryProblem>?)], index: ApplicationIndex) {
+        var lists: [MimeAppsList] = []
+        var refusals: [String] = []
+        for file in files {
+            guard let contents = file.contents else { continue }
+            do throws(DesktopEntryProblem) {
+                lists.append(MimeAppsList(file: try DesktopEntryFile(bytes: try contents.get(), keys: .mimeTypes), desktopSpecific: file.desktopSpecific))
+            } catch {
+                refusals.append(ApplicationIndex.Refusal(path: file.path, problem: error).description)
+            }
+        }
+        self.init(applications: DefaultApplications(lists: lists), index: index, refusals: refusals)
     }
 
     /// The app that opens `mimeType`, if one is installed that can be started with what it gets:
-    /// D-Bus activation, or an Exec line taking a link (`x-scheme-handler/…`) or a file.
+    /// an Exec line taking a link (`%u`, for `x-scheme-handler/…`) or a file (`%f` or `%u`).
     public func app(for mimeType: String) -> DefaultApp? {
         let isLink = mimeType.hasPrefix("x-scheme-handler/")
         let usable = { (entry: DesktopEntry) -> Bool in
-            if entry.dbusActivatable { return true }
             guard let exec = entry.exec else { return false }
             switch exec.valueCode {
             case .url?, .urls?: return true
@@ -52,7 +71,7 @@ public struct PersonalDefaults: Sendable, Equatable {
         let entries = Dictionary(index.entries.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
         let declaring = index.entries.filter { $0.mimeTypes.contains(mimeType) }.map(\.id.value)
         let id = applications.defaultApp(for: mimeType, declaring: declaring) { id in entries[id].map(usable) ?? false }
-        return id.flatMap { entries[$0] }.map(DefaultApp.init)
+        return id.flatMap { entries[$0] }.flatMap(DefaultApp.init)
     }
 
     /// What the person's defaults take from `report` (``DefaultContent/choice(in:hasDefaultApp:canJoinNetworks:)``)
