@@ -3,7 +3,7 @@
 tests: exec_test_app.py RECORD ARG...
 
 Appends one JSON line to RECORD and exits 0:
-  {"argv": [ARG...], "files": {PATH: {"mode": "0600", "json": <the file parsed>}},
+  {"argv": [ARG...], "files": {PATH: {"mode": "0600", "json": <the file parsed>, or "text": <it>}},
    "fds": [descriptors open besides 0, 1 and 2, with what they point at], "stdin": <what fd 0 is>,
    "sid_is_pid": <whether it leads a session of its own>}
 "files" holds each ARG that names an existing file.
@@ -20,9 +20,14 @@ def main():
     files = {}
     for arg in args:
         if os.path.isfile(arg):
-            with open(arg, encoding="utf-8") as f:
+            with open(arg, "rb") as f:
                 content = f.read()
-            files[arg] = {"mode": "%04o" % stat.S_IMODE(os.stat(arg).st_mode), "json": json.loads(content)}
+            entry = {"mode": "%04o" % stat.S_IMODE(os.stat(arg).st_mode)}
+            try:
+                entry["json"] = json.loads(content)
+            except ValueError:
+                entry["text"] = content.decode("utf-8", "replace")
+            files[arg] = entry
     listing = os.open("/proc/self/fd", os.O_RDONLY | os.O_DIRECTORY)
     fds = []
     for name in os.listdir(listing):
