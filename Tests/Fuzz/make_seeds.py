@@ -357,6 +357,9 @@ def desktop_seeds():
     head = b'[Desktop Entry]\nType=Application\nName=Posters\n'
     s = {}
     s['exec-file'] = head + b'Icon=org.example.Posters\nExec=posters --scan %f\nX-NFCScan-Filters=media-type=text/vcard;\n'
+    s['mimeapps'] = (b'# a settings app wrote this\n[Default Applications]\nx-scheme-handler/mailto=mutt.desktop;thunderbird.desktop\n'
+                     b'text/vcard=org.gnome.Contacts.desktop;\n\n[Added Associations]\nx-scheme-handler/tel=calls.desktop;\n'
+                     b'[Removed Associations]\ntext/vcard=evolution.desktop;\n')
     s['exec-link'] = head + b'Exec="/opt/My Posters/posters" %U %i %c %k 100%%\nX-NFCScan-Filters=uri-scheme=https,uri-host=example.com\n'
     s['dbus'] = head + b'DBusActivatable=true\nNoDisplay=true\nX-NFCScan-Filters=external-type=example.com:ticket\n'
     s['localised'] = head + b'Name[de]=Plakate\nName[zh_CN]=\xe6\xb5\xb7\xe6\x8a\xa5\nExec=p\n\n[Desktop Action New]\nName=New\nExec=p --new\n'

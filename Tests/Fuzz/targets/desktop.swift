@@ -1,5 +1,6 @@
 // Fuzz target `desktop`: a desktop entry file as nfcscand reads it from the application
-// directories (DesktopEntryFile, DesktopEntry), and its Exec line (ExecCommandLine). Anyone who
+// directories (DesktopEntryFile, DesktopEntry), and its Exec line (ExecCommandLine); the same
+// bytes as a mimeapps.list (MimeAppsList, DefaultApplications). Anyone who
 // can write to ~/.local/share/applications can write these, and a package can ship a careless one.
 //
 // Beyond "no crash": a refusal names a line of the file (0: the file as a whole); an accepted
@@ -32,6 +33,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if case .failure(let problem) = outcome, problem.line > 0, input.count + 12 <= DesktopEntryFile.maximumBytes,
        case .failure(let moved) = read(Array("# a comment\n".utf8) + input, id), moved.line != problem.line + 1 {
         violated("a comment at the start moves \(problem) to \(moved)", input)
+    }
+
+    // The bytes as a mimeapps.list (the same layout, MIME types for keys): whatever it holds, the
+    // default found is one of the IDs it names, and one "installed".
+    if let file = try? DesktopEntryFile(bytes: input, keys: .mimeTypes) {
+        let list = MimeAppsList(file: file, desktopSpecific: false)
+        let named = Set(list.defaults.values.joined()).union(list.added.values.joined())
+        for type in list.defaults.keys.prefix(8) {
+            let found = DefaultApplications(lists: [list]).defaultApp(for: type, declaring: []) { $0.hasSuffix(".desktop") }
+            if let found, !named.contains(found) || !found.hasSuffix(".desktop") { violated("default \(found) for \(type) is not one the list names", input) }
+        }
     }
 
     // The bytes as an Exec line of their own.
