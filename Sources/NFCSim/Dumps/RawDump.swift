@@ -76,6 +76,10 @@ public enum DumpFile {
             // A raw image may start with the byte 7B too: with --type, JSON that does not parse is the image.
             do { return try JSONDump.parse(try DumpJSON.parse(Array(body))) } catch where raw == nil { throw error } catch {}
         }
+        if start.first == UInt8(ascii: "["), raw == nil {
+            throw DumpError("the file", "is a JSON array, not a dump (Metrodroid's exported card view is not its dump)",
+                            remedy: "export the card itself as JSON from Metrodroid, or give a Flipper Zero .nfc or Proxmark3 JSON dump")
+        }
         guard let raw else {
             throw DumpError("the file", "is not a Flipper .nfc file or a Proxmark3 or Metrodroid JSON dump",
                             remedy: "for a raw memory image (.bin, .mfd) say which chip it is with --type")
