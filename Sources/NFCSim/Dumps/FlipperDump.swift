@@ -152,9 +152,11 @@ enum FlipperDump {
         guard let highest = pageNumbers.max() else {
             throw DumpError("the file", "no 'Page N:' lines (the reader read no memory)", remedy: "read the whole tag again on the Flipper and save it")
         }
+        _ = try numbered(fields, "Page", size: 4, count: DumpLimits.blocks)
         let total = try fields.number("Pages total", limit: DumpLimits.blocks) ?? highest + 1
         guard total >= 4 else {
-            throw .line(fields.value("Pages total")?.line ?? 0, "Pages total is \(total); a Type 2 chip has at least 4 pages (UID, lock bytes, capability container)")
+            throw DumpError(fields.value("Pages total").map { "line \($0.line)" } ?? "the file",
+                            "\(total) pages; a Type 2 chip has at least 4 (UID, lock bytes, capability container)", remedy: DumpError.fromTheReader)
         }
         let pages = try numbered(fields, "Page", size: 4, count: total)
         var notes: [String] = []
