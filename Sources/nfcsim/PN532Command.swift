@@ -42,6 +42,13 @@ struct PN532Command: ParsableCommand {
 
               $ nfcsim pn532 --type ntag213 --image dump.bin
 
+            Or present a dump: a Flipper Zero .nfc file, a Proxmark3 or Metrodroid JSON dump, \
+            or a raw image with --type. The chip, UID and memory are the file's; a MIFARE \
+            Classic sector whose key the dump lacks refuses it, as the card would:
+
+              $ nfcsim pn532 --dump Poster.nfc
+              $ nfcsim pn532 --type classic1k --dump card.mfd
+
             nfcsim runs until --for has passed (or, with --keep-reader, until interrupted) and \
             stops cleanly on Ctrl-C or SIGTERM.
             """

@@ -49,7 +49,10 @@ struct VPCDCommand: ParsableCommand {
             formatted but empty. An NTAG or Ultralight can instead take its whole memory from \
             --image FILE (raw pages from page 0, as nfc-mfultralight r writes them), as it is, \
             malformed or hostile: UID, lock bytes, CC and TLVs are the file's (--uid is ignored); a \
-            shorter file is padded with zeros, a longer one refused. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
+            shorter file is padded with zeros, a longer one refused. --dump FILE presents a Flipper \
+            Zero .nfc file, a Proxmark3 or Metrodroid JSON dump, or a raw image with --type (an \
+            ISO 15693 chip's user memory with --type icodeslix2, for example), the chip and UID \
+            from the file. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
             SIGTERM; either way the card leaves the reader.
             """
     )

@@ -3,8 +3,8 @@
 #
 # Usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  how long each target runs (default 60)
-#   TARGET   message, tlv, cc (NDEF codec), options, config, rfkill (daemon) (default: all of
-#            them, one after the other)
+#   TARGET   message, tlv, cc (NDEF codec), options, config, rfkill (daemon), dumps (nfcsim's dump
+#            files) (default: all of them, one after the other)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_ARGS (extra libFuzzer arguments, e.g. "-jobs=2" or "-dict=...").
 #
@@ -13,7 +13,7 @@
 # module so the targets see only its public API). The daemon targets (options: the D-Bus method
 # arguments, any a{sv}; config: nfcscand.conf; rfkill: /dev/rfkill records) reach the daemon's
 # internal decoders with @testable import NFCDaemon, so they are linked against NFCDaemon and
-# everything it depends on, built by SwiftPM in release mode with -enable-testing in its own
+# everything it depends on (the dumps target: DumpFile of NFCSim, its public API), built by SwiftPM in release mode with -enable-testing in its own
 # scratch path (.build/fuzz/spm; a first build takes minutes, later ones only rebuild what
 # changed). Everything is compiled with -sanitize=fuzzer,address: the libFuzzer and ASan runtimes
 # come with the Swift toolchain (lib/clang/*/lib/linux); the daemon targets need nothing more than
@@ -32,7 +32,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 ndef_targets=(message tlv cc)
 daemon_targets=(options config rfkill)
-all_targets=("${ndef_targets[@]}" "${daemon_targets[@]}")
+sim_targets=(dumps)
+all_targets=("${ndef_targets[@]}" "${daemon_targets[@]}" "${sim_targets[@]}")
 
 seconds="${1:-60}"
 [[ $# -gt 0 ]] && shift
@@ -81,9 +82,16 @@ if [[ ${#ndef_sources[@]} -eq 0 ]]; then
   exit 2
 fi
 
-is_daemon() { [[ " ${daemon_targets[*]} " == *" $1 "* ]]; }
-want_ndef=false want_daemon=false
-for t in "${targets[@]}"; do if is_daemon "$t"; then want_daemon=true; else want_ndef=true; fi; done
+is_sim() { [[ " ${sim_targets[*]} " == *" $1 "* ]]; }
+# The SwiftPM-built targets: the daemon's inputs and nfcsim's dump files.
+is_daemon() { [[ " ${daemon_targets[*]} " == *" $1 "* ]] || is_sim "$1"; }
+want_ndef=false want_daemon=false want_sim=false spm_modules=()
+for t in "${targets[@]}"; do
+  if is_daemon "$t"; then want_daemon=true; else want_ndef=true; fi
+  if is_sim "$t"; then want_sim=true; fi
+done
+for t in "${targets[@]}"; do if is_daemon "$t" && ! is_sim "$t"; then spm_modules+=(NFCDaemon); break; fi; done
+$want_sim && spm_modules+=(NFCSim)
 
 cd "$root"
 if $want_ndef && [[ "$(stale "$build/NDEF.o" "${ndef_sources[@]}" "$here/run.sh")" == true ]]; then
@@ -103,15 +111,17 @@ fi
 spm="$build/spm"
 daemon_link=()
 if $want_daemon; then
-  echo "fuzz: building NFCDaemon and its dependencies (SwiftPM, release, -enable-testing)"
+  echo "fuzz: building ${spm_modules[*]} and their dependencies (SwiftPM, release, -enable-testing)"
   # One -sanitize flag: with two (what `swift build --sanitize=fuzzer --sanitize=address` passes)
   # the last one wins, and the code would have no coverage instrumentation to guide the fuzzer.
-  if ! "$swift" build --package-path "$root" --scratch-path "$spm" -c release -Xswiftc -sanitize=fuzzer,address \
-      -Xswiftc -enable-testing --target NFCDaemon >"$build/spm.log" 2>&1; then
-    grep -v '^\[[0-9]*/[0-9]*\] ' "$build/spm.log" | quiet | tail -n 40 >&2
-    echo "run.sh: building NFCDaemon for the fuzzers failed (log: ${build#"$root"/}/spm.log)" >&2
-    exit 2
-  fi
+  for module in "${spm_modules[@]}"; do
+    if ! "$swift" build --package-path "$root" --scratch-path "$spm" -c release -Xswiftc -sanitize=fuzzer,address \
+        -Xswiftc -enable-testing --target "$module" >"$build/spm.log" 2>&1; then
+      grep -v '^\[[0-9]*/[0-9]*\] ' "$build/spm.log" | quiet | tail -n 40 >&2
+      echo "run.sh: building $module for the fuzzers failed (log: ${build#"$root"/}/spm.log)" >&2
+      exit 2
+    fi
+  done
   mapfile -t spm_objects < <(find "$spm/release/" -path '*.build/*.o' | LC_ALL=C sort)
   daemon_link+=(-I "$spm/release/Modules")
   while IFS= read -r map; do daemon_link+=(-I "$(dirname "$map")"); done < <(find "$root/CNFC" -name module.modulemap | LC_ALL=C sort)

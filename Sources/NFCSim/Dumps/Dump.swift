@@ -1,3 +1,4 @@
+import NDEF
 import NFCTags
 
 /// A dump file read: which format it was, the chip it describes and what nfcsim should tell the
@@ -65,7 +66,7 @@ public struct Type2Dump: Sendable {
                 product = known
             } else {
                 product = .ntag213
-                product.name = name ?? "Type 2 chip (GET_VERSION \(version.map { hexByte($0) }.joined(separator: " ")))"
+                product.name = name ?? "Type 2 chip (GET_VERSION \(Hex.string(version)))"
                 product.configurationPage = nil
             }
             product.version = version
@@ -171,9 +172,4 @@ public struct FeliCaDump: Sendable {
     public func virtualTag() throws(VirtualObjectError) -> VirtualType3Tag {
         try VirtualType3Tag(image: blocks, idm: idm, pmm: pmm)
     }
-}
-
-func hexByte(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
 }

@@ -1,3 +1,5 @@
+import NDEF
+
 /// Hex byte strings as the dump formats write them: "04 AC 6B 72" (Flipper, with `??` for a byte
 /// the reader could not read) or "04AC6B72" (Proxmark3, Metrodroid).
 enum DumpHex {
@@ -18,7 +20,7 @@ enum DumpHex {
                 bytes.append(nil)
                 continue
             }
-            guard token.utf8.count == 2, let byte = UInt8(token, radix: 16) else {
+            guard token.utf8.count == 2, token.allSatisfy(\.isHexDigit), let byte = UInt8(token, radix: 16) else {
                 throw Problem(words: "'\(printable(token))' is not a byte in hex (two digits such as 0A)")
             }
             bytes.append(byte)
@@ -26,29 +28,11 @@ enum DumpHex {
         return bytes
     }
 
-    /// Hex digits with no separators, an even number of them.
+    /// Hex digits, as the JSON formats write them ("04AC6B72").
     static func compact(_ text: String) throws(Problem) -> [UInt8] {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { throw Problem(words: "'\(printable(text))' has an odd number of hex digits") }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else {
-                throw Problem(words: "'\(printable(text))' is not hex")
-            }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func value(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
+        switch Hex.decode(text) {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw Problem(words: "'\(printable(text))' is not hex (\(error))")
         }
     }
 
