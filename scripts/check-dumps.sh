@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Presents every dump in a folder with nfcsim --dump and checks that nfcscan --json reads the
 # records ndeflib finds in the same bytes (scripts/dump_records.py): Type 2, MIFARE Classic and
-# FeliCa through libnfc (nfcsim pn532), Type 5 and Type 2 through a private pcscd (nfcsim vpcd).
+# FeliCa through libnfc (nfcsim pn532), Type 5, Type 2 and MIFARE Classic through a private pcscd
+# (nfcsim vpcd).
 # A dump without a message passes when nfcscan reads it without crashing.
 #
 # Usage: scripts/check-dumps.sh [DUMPS] [BUILD]   (default ../shared/dumps and .build/debug)
@@ -78,7 +79,8 @@ while IFS= read -r file; do
   kind=$(python3 "$root/scripts/dump_records.py" kind "$file" 2>/dev/null || echo none)
   case "$kind" in
     type2) check "$file" libnfc; check "$file" pcsc ;;
-    classic|felica) check "$file" libnfc ;;
+    classic) check "$file" libnfc; check "$file" pcsc ;;
+    felica) check "$file" libnfc ;;
     type5) check "$file" pcsc ;;
     *) echo "SKIP ${file#"$dumps"/}: not a chip nfcsim presents" ;;
   esac
