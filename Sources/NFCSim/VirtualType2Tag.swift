@@ -33,6 +33,10 @@ public struct VirtualType2Tag: VirtualObject {
     /// The one-way counters READ_CNT (39 NN) answers, 24 bits each (Ultralight EV1 has three);
     /// empty: a chip without READ_CNT.
     public var counters: [UInt32] = []
+    /// Pages from this one on are protected by the chip's password (NTAG21x AUTH0 with PROT set,
+    /// as a dump that could not read them shows): READ of them and FAST_READ reaching them get
+    /// NAK 0; nil: every page reads.
+    public var readablePages: Int?
 
     /// A chip formatted for NDEF holding `message` (nil: an empty NDEF TLV).
     public init(product: Type2Product, uid: [UInt8] = defaultUID, message: NDEFMessage?,
@@ -102,11 +106,11 @@ public struct VirtualType2Tag: VirtualObject {
             guard let version = product.version else { return unknownCommandReply }
             return .frame(version)
         case .read(let page):
-            guard Int(page) < pages else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+            guard Int(page) < min(pages, readablePages ?? pages) else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
             return .frame((0..<4).flatMap { self.page((Int(page) + $0) % pages) })
         case .fastRead(let start, let end):
             guard product.supportsFastRead else { return unknownCommandReply }
-            guard start <= end, Int(end) < pages else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+            guard start <= end, Int(end) < min(pages, readablePages ?? pages) else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
             return .frame((Int(start)...Int(end)).flatMap { self.page($0) })
         case nil:
             return unknownCommandReply

@@ -83,7 +83,14 @@ struct DumpFormatTests {
         let chip = try #require(Self.type2(dump))
         #expect(chip.memory.count == 180)
         #expect(chip.memory[80...].allSatisfy { $0 == 0 })
-        #expect(dump.notes == ["25 of 45 pages were not read; they read as zeros"])
+        #expect(dump.notes == ["pages 20 to 44 were not read (protected); the chip refuses to read them"])
+        // The chip refuses what the reader could not read, as an NTAG with AUTH0 20 does.
+        var tag = try chip.virtualTag()
+        #expect(tag.respond(to: [0x30, 16]) == .frame(Array(memory[64..<80])))
+        #expect(tag.respond(to: [0x30, 20]) == .nak(0x0))
+        _ = tag.reactivate()
+        #expect(tag.respond(to: [0x3A, 0, 19]) == .frame(Array(memory[0..<80])))
+        #expect(tag.respond(to: [0x3A, 0, 20]) == .nak(0x0))
     }
 
     @Test func classicSectorWithoutItsKeyRefusesAuthentication() throws {

@@ -53,6 +53,18 @@ public struct Type2Dump: Sendable {
     public var signature: [UInt8]?
     /// The three one-way counters READ_CNT answers (Ultralight EV1).
     public var counters: [UInt32]
+    /// Pages from this one on were not read (the chip protects them); nil: every page reads.
+    public var readablePages: Int?
+
+    public init(product: Type2Product, memory: [UInt8], atqa: [UInt8], sak: UInt8, signature: [UInt8]?, counters: [UInt32], readablePages: Int? = nil) {
+        self.product = product
+        self.memory = memory
+        self.atqa = atqa
+        self.sak = sak
+        self.signature = signature
+        self.counters = counters
+        self.readablePages = readablePages
+    }
 
     /// The product the dump describes. A GET_VERSION answer that is not all zeros decides the
     /// chip (the reader learns its size from it, as from the real chip); chips without
@@ -89,6 +101,7 @@ public struct Type2Dump: Sendable {
         tag.sak = sak
         tag.signature = signature
         tag.counters = counters
+        tag.readablePages = readablePages
         return tag
     }
 }

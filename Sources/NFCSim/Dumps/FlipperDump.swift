@@ -160,8 +160,13 @@ enum FlipperDump {
         }
         let pages = try numbered(fields, "Page", size: 4, count: total)
         var notes: [String] = []
-        let unread = pages.indices.filter { pages[$0] == nil || pages[$0]!.contains(nil) }
-        if !unread.isEmpty { notes.append("\(unread.count) of \(total) pages were not read; they read as zeros") }
+        // A reader stops at the first page the chip refuses (protected by its password): from
+        // there on the chip refuses READ. Gaps before that read as zeros.
+        var readable = total
+        while readable > 4, pages[readable - 1] == nil { readable -= 1 }
+        if readable < total { notes.append("pages \(readable) to \(total - 1) were not read (protected); the chip refuses to read them") }
+        let unread = pages.prefix(readable).indices.filter { pages[$0] == nil || pages[$0]!.contains(nil) }
+        if !unread.isEmpty { notes.append("\(unread.count) of \(readable) pages were not read; they read as zeros") }
         var memory = pages.flatMap { $0?.map { $0 ?? 0 } ?? [0, 0, 0, 0] }
         // The UID line stands in for unread pages 0 and 1.
         if let uid = try fields.knownBytes("UID", count: [7]), pages[0] == nil || pages[1] == nil {
@@ -176,8 +181,9 @@ enum FlipperDump {
         if product.version?[2] == 0x03 {   // Ultralight EV1: three counters READ_CNT answers
             for index in 0..<3 { counters.append(UInt32(try fields.number("Counter \(index)", limit: 0xFF_FFFF) ?? 0)) }
         }
-        let dump = Type2Dump(product: product, memory: memory, atqa: try atqa(fields) ?? [0x00, 0x44],
+        var dump = Type2Dump(product: product, memory: memory, atqa: try atqa(fields) ?? [0x00, 0x44],
                              sak: try fields.knownBytes("SAK", count: [1])?[0] ?? 0x00, signature: signature, counters: counters)
+        dump.readablePages = readable < total ? readable : nil
         return Dump(format: .flipper, chip: .type2(dump), notes: notes)
     }
 
