@@ -49,7 +49,7 @@ COMPLETED = nfcscan nfcsim
 # Rendered systemd files and generated completions, beside the binaries they belong to.
 GENERATED = $(RELEASE_DIR)/generated
 
-.PHONY: all deps build release static-release deb demo demo-steps test test-steps unit check-units daemon-test reliability-test oracle fuzz network-test package-test bench install uninstall clean
+.PHONY: all deps build release static-release deb demo demo-steps test test-steps unit check-units check-dumps daemon-test reliability-test oracle fuzz network-test package-test bench install uninstall clean
 
 all: build
 
@@ -115,6 +115,14 @@ oracle: build
 
 fuzz:
 	bash Tests/Fuzz/run.sh $(FUZZ_SECONDS)
+
+# Every dump in DUMPS (Flipper Zero .nfc, Proxmark3 and Metrodroid JSON, raw Type 5 images) presented
+# with nfcsim --dump through libnfc and a private pcscd, nfcscan --json's records compared with
+# ndeflib's reading of the same bytes (scripts/check-dumps.sh). Not part of test: the dumps live
+# outside the repository, and the run takes a few minutes.
+DUMPS ?= ../shared/dumps
+check-dumps: build
+	bash scripts/check-dumps.sh $(DUMPS) .build/debug
 
 # The private pcscd that PC/SC tests and nfcsim use loads the vpcd driver unpacked in .deps/vpcd,
 # and its vpcd reader listens only inside its own network namespace.

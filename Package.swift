@@ -109,6 +109,8 @@ let package = Package(
         .testTarget(name: "LibNFCTests", dependencies: ["LibNFC", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
+        // The dump formats nfcsim --dump reads: parsing, the chips they make, hostile files.
+        .testTarget(name: "NFCSimDumpTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "TestSupport"]),
         .testTarget(name: "NFCSimPN532Tests", dependencies: ["NDEF", "NFCTags", "NFCSim", "TestSupport"]),
         .testTarget(name: "NFCSimVPCDTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "TestSupport"],
                     exclude: ["pcsc_apdu.py"]),

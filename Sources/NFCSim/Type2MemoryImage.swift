@@ -54,4 +54,12 @@ public enum Type2MemoryImage {
         guard tlv.count <= capacity else { throw .doesNotFit(needed: tlv.count, capacity: capacity) }
         return tlv.count < capacity ? tlv + [TLVBlock.Tag.terminator.rawValue] : tlv
     }
+
+    /// A raw image of at most the chip's size, padded with zeros to it (nfc-mfultralight leaves
+    /// out pages it could not read), and how many bytes were added; nil when it is longer.
+    public static func padded(_ bytes: [UInt8], product: Type2Product) -> (image: [UInt8], padded: Int)? {
+        let size = product.totalPages * Type2Product.pageSize
+        guard bytes.count <= size else { return nil }
+        return (bytes + [UInt8](repeating: 0, count: size - bytes.count), size - bytes.count)
+    }
 }

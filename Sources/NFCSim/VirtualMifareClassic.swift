@@ -81,12 +81,53 @@ public enum MifareClassicImage {
 /// of ``MifareClassicCommand``:
 ///
 /// - AUTHENTICATE checks the 4 UID bytes and the key against the sector trailer (key A or B).
-///   Success authenticates that sector (an empty response); a wrong key gets NAK 4 and sends
-///   the chip to IDLE (it answers nothing until re-activated), as the real chip stops answering.
-/// - READ of a block in the authenticated sector returns its 16 bytes; trailers read with
-///   their keys as zeros (the access bits of the NDEF formats never let keys be read). A READ
-///   outside the authenticated sector, or without authentication, gets NAK 4 and IDLE.
+///   Success authenticates that sector (an empty response); a wrong key, or a key in
+///   ``unknownKeys`` (a dump that could not read it), gets NAK 4 and sends the chip to IDLE (it
+///   answers nothing until re-activated), as the real chip stops answering.
+/// - READ of a block in the authenticated sector returns its 16 bytes when the trailer's access
+///   bits let the key read it (MF1S50 data sheet §8.7: key B grants nothing while key B itself
+///   is readable); trailers read with their keys as zeros (the access bits of the NDEF formats
+///   never let keys be read). A READ outside the authenticated sector, without authentication
+///   or that the access bits forbid, gets NAK 4 and IDLE.
 /// - Other commands: NAK 0 and IDLE.
+/// One of a sector's two keys.
+public struct MifareClassicKeySlot: Hashable, Sendable {
+    public var sector: Int
+    public var keyB: Bool
+
+    public init(sector: Int, keyB: Bool) {
+        self.sector = sector
+        self.keyB = keyB
+    }
+}
+
+/// A sector trailer's access conditions (bytes 6–8): C1, C2 and C3 for each of the four block
+/// groups, group 3 the trailer (MF1S50 data sheet §8.7).
+public struct MifareClassicAccess: Hashable, Sendable {
+    public let trailer: [UInt8]
+
+    public init(trailer: [UInt8]) { self.trailer = trailer }
+
+    /// C1C2C3 of `group` as a 3-bit number.
+    public func condition(group: Int) -> Int {
+        let c1 = Int(trailer[7] >> (4 + group)) & 1, c2 = Int(trailer[8] >> group) & 1, c3 = Int(trailer[8] >> (4 + group)) & 1
+        return c1 << 2 | c2 << 1 | c3
+    }
+
+    /// Whether key B can be read from the trailer, and then serves for nothing.
+    public var keyBReadable: Bool { [0b000, 0b010, 0b001].contains(condition(group: 3)) }
+
+    /// Whether a data block of `group` reads with the authenticated key.
+    public func mayRead(group: Int, withKeyB keyB: Bool) -> Bool {
+        if keyB, keyBReadable { return false }
+        switch condition(group: group) {
+        case 0b000, 0b010, 0b100, 0b110, 0b001: return true
+        case 0b011, 0b101: return keyB
+        default: return false
+        }
+    }
+}
+
 public struct VirtualMifareClassic: VirtualObject {
     public static let platform = TagPlatform.mifareClassic
 
@@ -96,6 +137,13 @@ public struct VirtualMifareClassic: VirtualObject {
     public var presence: FieldPresence
     public private(set) var isIdle = false
     public private(set) var authenticatedSector: Int?
+    /// Whether the sector was authenticated with key B.
+    public private(set) var authenticatedWithKeyB = false
+    /// Keys the chip refuses whatever the reader sends: the ones a dump could not read.
+    public var unknownKeys: Set<MifareClassicKeySlot> = []
+    /// ATQA (as libnfc prints it) and SAK of a dumped chip; nil: the size's own.
+    public var atqa: [UInt8]?
+    public var sak: UInt8?
     /// AUTHENTICATE commands answered so far, and refused.
     public private(set) var authentications = 0
     public private(set) var refusedAuthentications = 0
@@ -157,16 +205,23 @@ public struct VirtualMifareClassic: VirtualObject {
             guard block < size.blockCount else { return .nak(0x4) }
             let sector = size.sector(ofBlock: block)
             let trailer = self.block(size.trailerBlock(ofSector: sector))
-            let key = frame[0] == MifareClassicCommand.authenticateA ? Array(trailer[0..<6]) : Array(trailer[10..<16])
-            guard Array(frame[2..<8]) == key, Array(frame[8..<12]) == Array(uid.suffix(4)) else {
+            let keyB = frame[0] == MifareClassicCommand.authenticateB
+            let key = keyB ? Array(trailer[10..<16]) : Array(trailer[0..<6])
+            guard !unknownKeys.contains(MifareClassicKeySlot(sector: sector, keyB: keyB)),
+                  Array(frame[2..<8]) == key, Array(frame[8..<12]) == Array(uid.suffix(4)) else {
                 refusedAuthentications += 1
                 return .nak(0x4)
             }
             authenticatedSector = sector
+            authenticatedWithKeyB = keyB
             return .frame([])
         case (MifareClassicCommand.read?, 2):
             let block = Int(frame[1])
-            guard block < size.blockCount, authenticatedSector == size.sector(ofBlock: block) else { return .nak(0x4) }
+            guard block < size.blockCount, let sector = authenticatedSector, sector == size.sector(ofBlock: block) else { return .nak(0x4) }
+            let access = MifareClassicAccess(trailer: self.block(size.trailerBlock(ofSector: sector)))
+            let offset = block - size.firstBlock(ofSector: sector)
+            let group = size.blocks(inSector: sector) == 4 ? offset : offset / 5   // 4K's big sectors: groups of 5 blocks
+            guard block == size.trailerBlock(ofSector: sector) || access.mayRead(group: group, withKeyB: authenticatedWithKeyB) else { return .nak(0x4) }
             var data = self.block(block)
             if block == size.trailerBlock(ofSector: size.sector(ofBlock: block)) {
                 data.replaceSubrange(0..<6, with: [UInt8](repeating: 0, count: 6))

@@ -24,6 +24,19 @@ public struct VirtualType2Tag: VirtualObject {
     public var unknownCommandReply: VirtualReply
     /// In IDLE after a NAK or an unknown command: silent until re-activated.
     public private(set) var isIdle = false
+    /// ATQA (as libnfc prints it) and SAK the chip answers during activation: 00 44 and 00 for
+    /// every NTAG and Ultralight; a dump may say otherwise.
+    public var atqa: [UInt8] = [0x00, 0x44]
+    public var sak: UInt8 = 0x00
+    /// The originality signature READ_SIG (3C 00) answers; nil: a chip without READ_SIG.
+    public var signature: [UInt8]?
+    /// The one-way counters READ_CNT (39 NN) answers, 24 bits each (Ultralight EV1 has three);
+    /// empty: a chip without READ_CNT.
+    public var counters: [UInt32] = []
+    /// Pages from this one on are protected by the chip's password (NTAG21x AUTH0 with PROT set,
+    /// as a dump that could not read them shows): READ of them and FAST_READ reaching them get
+    /// NAK 0; nil: every page reads.
+    public var readablePages: Int?
 
     /// A chip formatted for NDEF holding `message` (nil: an empty NDEF TLV).
     public init(product: Type2Product, uid: [UInt8] = defaultUID, message: NDEFMessage?,
@@ -79,16 +92,25 @@ public struct VirtualType2Tag: VirtualObject {
 
     private func answer(_ frame: [UInt8]) -> VirtualReply {
         let pages = product.totalPages
+        // READ_SIG and READ_CNT (MF0ULx1 data sheet §8.8, §8.10), which only dumped chips carry.
+        if frame.count == 2, frame[0] == 0x3C, let signature {
+            return frame[1] == 0x00 ? .frame(signature) : .nak(Type2Acknowledgement.invalidArgument.rawValue)
+        }
+        if frame.count == 2, frame[0] == 0x39, !counters.isEmpty {
+            guard Int(frame[1]) < counters.count else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+            let value = counters[Int(frame[1])]
+            return .frame([UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)])
+        }
         switch Type2Command(frame: frame) {
         case .getVersion:
             guard let version = product.version else { return unknownCommandReply }
             return .frame(version)
         case .read(let page):
-            guard Int(page) < pages else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+            guard Int(page) < min(pages, readablePages ?? pages) else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
             return .frame((0..<4).flatMap { self.page((Int(page) + $0) % pages) })
         case .fastRead(let start, let end):
             guard product.supportsFastRead else { return unknownCommandReply }
-            guard start <= end, Int(end) < pages else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+            guard start <= end, Int(end) < min(pages, readablePages ?? pages) else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
             return .frame((Int(start)...Int(end)).flatMap { self.page($0) })
         case nil:
             return unknownCommandReply

@@ -1,38 +1,40 @@
 import NDEF
 import NFCTags
 
-/// ISO 15693 chips the simulator offers (block size 4).
-public enum Type5Product: String, Hashable, Sendable, CaseIterable {
-    /// NXP ICODE SLIX: 28 blocks, IC reference 0x01.
-    case icodeSLIX
-    /// NXP ICODE SLIX2: 80 blocks.
-    case icodeSLIX2
-    /// ST ST25DV04K: 128 blocks.
-    case st25dv04k
-
-    public var blockCount: Int {
-        switch self {
-        case .icodeSLIX: 28
-        case .icodeSLIX2: 80
-        case .st25dv04k: 128
-        }
-    }
-
-    public var blockSize: Int { 4 }
-
-    public var name: String {
-        switch self {
-        case .icodeSLIX: "ICODE SLIX"
-        case .icodeSLIX2: "ICODE SLIX2"
-        case .st25dv04k: "ST25DV04K"
-        }
-    }
-
+/// An ISO 15693 chip's geometry and identity: the chips the simulator offers by name (block size
+/// 4), or any other a dump describes.
+public struct Type5Product: Hashable, Sendable {
+    public var name: String
+    public var blockCount: Int
+    public var blockSize: Int
     /// A UID (most significant byte first: E0, manufacturer, …): NXP 04, ST 02.
-    public var defaultUID: [UInt8] {
-        self == .st25dv04k ? [0xE0, 0x02, 0x26, 0x00, 0x1C, 0x5A, 0x7B, 0x31]
-                           : [0xE0, 0x04, 0x01, 0x08, 0x66, 0x2D, 0x4A, 0x90]
+    public var defaultUID: [UInt8]
+    /// What GET SYSTEM INFORMATION answers after the UID: DSFID, AFI and the IC reference.
+    public var dsfid: UInt8 = 0
+    public var afi: UInt8 = 0
+    public var icReference: UInt8 = 0x01
+
+    public init(name: String, blockCount: Int, blockSize: Int, defaultUID: [UInt8], dsfid: UInt8 = 0, afi: UInt8 = 0, icReference: UInt8 = 0x01) {
+        self.name = name
+        self.blockCount = blockCount
+        self.blockSize = blockSize
+        self.defaultUID = defaultUID
+        self.dsfid = dsfid
+        self.afi = afi
+        self.icReference = icReference
     }
+
+    static let nxpUID: [UInt8] = [0xE0, 0x04, 0x01, 0x08, 0x66, 0x2D, 0x4A, 0x90]
+
+    /// NXP ICODE SLIX: 28 blocks, IC reference 0x01.
+    public static let icodeSLIX = Type5Product(name: "ICODE SLIX", blockCount: 28, blockSize: 4, defaultUID: nxpUID)
+    /// NXP ICODE SLIX2: 80 blocks.
+    public static let icodeSLIX2 = Type5Product(name: "ICODE SLIX2", blockCount: 80, blockSize: 4, defaultUID: nxpUID)
+    /// ST ST25DV04K: 128 blocks.
+    public static let st25dv04k = Type5Product(name: "ST25DV04K", blockCount: 128, blockSize: 4,
+                                               defaultUID: [0xE0, 0x02, 0x26, 0x00, 0x1C, 0x5A, 0x7B, 0x31])
+
+    public static let allCases: [Type5Product] = [.icodeSLIX, .icodeSLIX2, .st25dv04k]
 }
 
 /// An NFC Forum Type 5 object (ISO 15693) answering ISO 15693-3 frames (``Type5Command``): GET
@@ -98,7 +100,7 @@ public struct VirtualType5Tag: VirtualObject {
         let params = Array(parameters)
         switch (command, params.count) {
         case (Type5Command.getSystemInformation, 0):
-            return .frame([0x00, 0x0F] + uid.reversed() + [0x00, 0x00, UInt8(product.blockCount - 1), UInt8(product.blockSize - 1), 0x01])
+            return .frame([0x00, 0x0F] + uid.reversed() + [product.dsfid, product.afi, UInt8(product.blockCount - 1), UInt8(product.blockSize - 1), product.icReference])
         case (Type5Command.readSingleBlock, 1):
             return blocks(Int(params[0]), count: 1, option: option)
         case (Type5Command.readMultipleBlocks, 2):

@@ -18,6 +18,9 @@ struct ObjectOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Use this file as the object's whole memory (Type 2 only: raw pages from page 0, with UID, lock bytes and CC, as nfc-mfultralight r writes it); a shorter file is padded with zeros. The UID is the image's: --uid is ignored.", valueName: "file"))
     var image: String?
 
+    @Option(help: ArgumentHelp("Present the object a dump file describes: a Flipper Zero .nfc file (versions 2 to 4), a Proxmark3 JSON dump (hf mfu, hf mf, hf 15), a Metrodroid JSON dump, or a raw image (.bin, .mfd) with --type. The chip, UID and memory are the file's; what the dump could not read behaves as the chip would.", valueName: "file"))
+    var dump: String?
+
     @Option(help: ArgumentHelp("The object's 7-byte UID in hex.", valueName: "hex"))
     var uid: String?
 
@@ -32,11 +35,14 @@ struct ObjectOptions: ParsableArguments {
         if let after, !(after >= 0) { throw ValidationError("--after needs a number of seconds, 0 or more") }
         if ndef != nil, uri != nil || text != nil { throw ValidationError("--ndef replaces --uri and --text; give one or the other") }
         if image != nil, ndef != nil || uri != nil || text != nil { throw ValidationError("--image is the whole memory, message included; give it without --uri, --text or --ndef") }
+        if dump != nil, image != nil || ndef != nil || uri != nil || text != nil || uid != nil {
+            throw ValidationError("--dump is the whole object, UID and message included; give it without --image, --uri, --text, --ndef or --uid")
+        }
     }
 
     /// The check that needs the subcommand's object type.
     func validateImage(allowed: Bool) throws {
-        if image != nil, !allowed { throw ValidationError("--image is for Type 2 objects: ntag213, ntag215, ntag216 or ultralight") }
+        if image != nil, !allowed { throw ValidationError("--image is for Type 2 objects: ntag203, ntag210, ntag212, ntag213, ntag215, ntag216, ultralight, ultralightc, mf0ul11 or mf0ul21") }
     }
 
     /// The loaded content: the message (nil: formatted but empty), the `--uid` bytes, and the

@@ -42,29 +42,39 @@ struct PN532Command: ParsableCommand {
 
               $ nfcsim pn532 --type ntag213 --image dump.bin
 
+            Or present a dump: a Flipper Zero .nfc file, a Proxmark3 or Metrodroid JSON dump, \
+            or a raw image with --type. The chip, UID and memory are the file's; a MIFARE \
+            Classic sector whose key the dump lacks refuses it, as the card would:
+
+              $ nfcsim pn532 --dump Poster.nfc
+              $ nfcsim pn532 --type classic1k --dump card.mfd
+
             nfcsim runs until --for has passed (or, with --keep-reader, until interrupted) and \
             stops cleanly on Ctrl-C or SIGTERM.
             """
     )
 
     enum TagType: String, ExpressibleByArgument, CaseIterable {
-        case ntag213, ntag215, ntag216, ultralight, felica, topaz96, topaz512, classic1k, classic4k
+        case ntag203, ntag210, ntag212, ntag213, ntag215, ntag216, ultralight, ultralightc, mf0ul11, mf0ul21
+        case felica, topaz96, topaz512, classic1k, classic4k
 
-        var product: Type2Product? {
+        var product: Type2Product? { namedType2Product(rawValue) }
+
+        /// What a raw `--dump` image of this type holds.
+        var raw: RawChip? {
+            if let product { return .type2(product) }
             switch self {
-            case .ntag213: .ntag213
-            case .ntag215: .ntag215
-            case .ntag216: .ntag216
-            case .ultralight: .ultralight
-            case .felica, .topaz96, .topaz512, .classic1k, .classic4k: nil
+            case .felica: return .felica
+            case .classic1k, .classic4k: return .classic
+            default: return nil
             }
         }
     }
 
     @OptionGroup var object: ObjectOptions
 
-    @Option(help: "The tag: ntag213, ntag215, ntag216, ultralight (Type 2), felica (a FeliCa Lite-S, Type 3), topaz96 or topaz512 (Type 1), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors).")
-    var type: TagType = .ntag213
+    @Option(help: "The tag: ntag213 (the default), ntag203, ntag210, ntag212, ntag215, ntag216, ultralight, ultralightc, mf0ul11 or mf0ul21 (Ultralight EV1) (Type 2), felica (a FeliCa Lite-S, Type 3), topaz96 or topaz512 (Type 1), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors). With --dump, only for raw images: other dumps name their chip.")
+    var type: TagType?
 
     @Flag(help: "After --for has passed, keep the reader running with an empty field until interrupted.")
     var keepReader = false
@@ -79,19 +89,28 @@ struct PN532Command: ParsableCommand {
     var dieAtExchange: Int?
 
     func validate() throws {
-        try object.validateImage(allowed: type.product != nil)
+        try object.validateImage(allowed: (type ?? .ntag213).product != nil)
         if keepReader, object.duration == nil { throw ValidationError("--keep-reader only makes sense with --for") }
         if let n = dieAtExchange, n < 1 { throw ValidationError("--die-at-exchange counts from 1") }
     }
 
     func run() throws {
+        let type = self.type ?? .ntag213
         let content: ObjectOptions.Content
-        do { content = try object.load(product: type.product) } catch {
+        var dumped: Dump?
+        do {
+            content = try object.load(product: type.product)
+            if let path = object.dump { dumped = try loadDump(path, raw: self.type?.raw) }
+        } catch {
             printError(error.message); throw ExitCode(error.status)
         }
         let message = content.message, uidBytes = content.uid ?? VirtualType2Tag.defaultUID
         let target: any PN532Target, summary: String
         do {
+            if let dumped {
+                (target, summary) = try Self.target(dumped, path: object.dump ?? "")
+                if self.type != nil, dumped.format != .raw { writeLine("nfcsim: --type is ignored: the chip is the dump's") }
+            } else {
             switch type {
             case .felica:
                 let tag = try VirtualType3Tag(message: message)
@@ -111,6 +130,9 @@ struct PN532Command: ParsableCommand {
                 }
                 (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Self.hex(tag.uid))")
             }
+            }
+        } catch let failure as ContentFailure {
+            printError(failure.message); throw ExitCode(failure.status)
         } catch {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
@@ -144,6 +166,25 @@ struct PN532Command: ParsableCommand {
         switch stop {
         case .deadline: writeLine("nfcsim: the tag left the field; stopping")
         case .signal, .stopped: writeLine("nfcsim: stopped")
+        }
+    }
+
+    /// The PN532 target a dump describes: Type 2, MIFARE Classic and FeliCa; an ISO 15693 chip is
+    /// out of a PN532's reach.
+    static func target(_ dump: Dump, path: String) throws -> (any PN532Target, String) {
+        let from = "from the \(dump.format.rawValue) dump"
+        switch dump.chip {
+        case .type2(let chip):
+            let tag = try chip.virtualTag()
+            return (tag.pn532Target, "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
+        case .classic(let chip):
+            let tag = try chip.virtualChip()
+            return (tag.pn532Target, "\(tag.size.name) UID \(hex(tag.uid)) \(from)")
+        case .felica(let chip):
+            let tag = try chip.virtualTag()
+            return (tag.pn532Target, "FeliCa IDm \(hex(tag.idm)) \(from)")
+        case .type5(let chip):
+            throw ContentFailure(status: 65, message: "\(path) holds an ISO 15693 object (\(chip.product.name)), which a PN532 cannot read; present it through PC/SC with nfcsim vpcd --dump \(path)")
         }
     }
 

@@ -49,29 +49,41 @@ struct VPCDCommand: ParsableCommand {
             formatted but empty. An NTAG or Ultralight can instead take its whole memory from \
             --image FILE (raw pages from page 0, as nfc-mfultralight r writes them), as it is, \
             malformed or hostile: UID, lock bytes, CC and TLVs are the file's (--uid is ignored); a \
-            shorter file is padded with zeros, a longer one refused. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
+            shorter file is padded with zeros, a longer one refused. --dump FILE presents a Flipper \
+            Zero .nfc file, a Proxmark3 or Metrodroid JSON dump, or a raw image with --type (an \
+            ISO 15693 chip's user memory with --type icodeslix2, for example), the chip and UID \
+            from the file. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
             SIGTERM; either way the card leaves the reader.
             """
     )
 
     enum ObjectType: String, ExpressibleByArgument, CaseIterable {
-        case ntag213, ntag215, ntag216, ultralight, type4, classic1k, classic4k, icodeslix2
+        case ntag203, ntag210, ntag212, ntag213, ntag215, ntag216, ultralight, ultralightc, mf0ul11, mf0ul21
+        case type4, classic1k, classic4k, icodeslix, icodeslix2, st25dv04k
 
-        var product: Type2Product? {
+        var product: Type2Product? { namedType2Product(rawValue) }
+
+        var type5Product: Type5Product? {
             switch self {
-            case .ntag213: .ntag213
-            case .ntag215: .ntag215
-            case .ntag216: .ntag216
-            case .ultralight: .ultralight
-            case .type4, .classic1k, .classic4k, .icodeslix2: nil
+            case .icodeslix: .icodeSLIX
+            case .icodeslix2: .icodeSLIX2
+            case .st25dv04k: .st25dv04k
+            default: nil
             }
+        }
+
+        /// What a raw `--dump` image of this type holds.
+        var raw: RawChip? {
+            if let product { return .type2(product) }
+            if let type5Product { return .type5(type5Product) }
+            return self == .classic1k || self == .classic4k ? .classic : nil
         }
     }
 
     @OptionGroup var object: ObjectOptions
 
-    @Option(help: "The object: ntag213, ntag215, ntag216, ultralight (Type 2), type4 (ISO-DEP), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors) or icodeslix2 (Type 5, ISO 15693).")
-    var type: ObjectType = .ntag213
+    @Option(help: "The object: ntag213 (the default), ntag203, ntag210, ntag212, ntag215, ntag216, ultralight, ultralightc, mf0ul11 or mf0ul21 (Ultralight EV1) (Type 2), type4 (ISO-DEP), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors), icodeslix, icodeslix2 or st25dv04k (Type 5, ISO 15693). With --dump, only for raw images: other dumps name their chip.")
+    var type: ObjectType?
 
     @Option(help: "The vpcd reader's TCP port (the DEVICENAME /dev/null:PORT of its reader.conf entry).")
     var port: Int = 35963
@@ -83,20 +95,28 @@ struct VPCDCommand: ParsableCommand {
     var trace = false
 
     func validate() throws {
-        try object.validateImage(allowed: type.product != nil)
+        try object.validateImage(allowed: (type ?? .ntag213).product != nil)
         if !(1...65535).contains(port) { throw ValidationError("--port needs a TCP port, 1 to 65535") }
     }
 
     func run() throws {
+        let type = self.type ?? .ntag213
         let content: ObjectOptions.Content
-        do { content = try object.load(product: type.product) } catch {
+        var dumped: Dump?
+        do {
+            content = try object.load(product: type.product)
+            if let path = object.dump { dumped = try loadDump(path, raw: self.type?.raw) }
+        } catch {
             printError(error.message); throw ExitCode(error.status)
         }
         let message = content.message, uidBytes = content.uid
         let card: any VPCDCard
         let summary: String
         do {
-            if let product = type.product {
+            if let dumped {
+                (card, summary) = try Self.card(dumped, path: object.dump ?? "")
+                if self.type != nil, dumped.format != .raw { writeLine("nfcsim: --type is ignored: the chip is the dump's") }
+            } else if let product = type.product {
                 let tag = if let imageBytes = content.image {
                     try VirtualType2Tag(product: product, image: imageBytes)
                 } else {
@@ -109,8 +129,8 @@ struct VPCDCommand: ParsableCommand {
                                                     uid: uidBytes.map { Array($0.suffix(4)) } ?? MifareClassicImage.defaultUID, message: message)
                 card = VPCDMifareClassicCard(chip: chip)
                 summary = "\(chip.size.name) UID \(Self.hex(chip.uid)) as a PC/SC contactless storage card"
-            } else if type == .icodeslix2 {
-                let chip = try VirtualType5Tag(product: .icodeSLIX2, message: message)
+            } else if let product = type.type5Product {
+                let chip = try VirtualType5Tag(product: product, message: message)
                 card = VPCDType5Card(chip: chip)
                 summary = "\(chip.product.name) (ISO 15693) UID \(Self.hex(chip.uid)) as a PC/SC contactless storage card"
             } else {
@@ -119,6 +139,8 @@ struct VPCDCommand: ParsableCommand {
                 card = type4
                 summary = "Type 4 (ISO-DEP) object UID \(Self.hex(type4.uid))"
             }
+        } catch let failure as ContentFailure {
+            printError(failure.message); throw ExitCode(failure.status)
         } catch {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
@@ -144,6 +166,25 @@ struct VPCDCommand: ParsableCommand {
         case .driverClosed:
             printError("pcscd closed the connection (it stopped, or dropped the reader)")
             throw ExitCode(69)
+        }
+    }
+
+    /// The PC/SC card a dump describes: Type 2, MIFARE Classic and ISO 15693 as storage cards; a
+    /// FeliCa is read through libnfc (nfcsim pn532).
+    static func card(_ dump: Dump, path: String) throws -> (any VPCDCard, String) {
+        let from = "from the \(dump.format.rawValue) dump, as a PC/SC contactless storage card"
+        switch dump.chip {
+        case .type2(let chip):
+            let tag = try chip.virtualTag()
+            return (VPCDType2Card(tag: tag), "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
+        case .classic(let chip):
+            let tag = try chip.virtualChip()
+            return (VPCDMifareClassicCard(chip: tag), "\(tag.size.name) UID \(hex(tag.uid)) \(from)")
+        case .type5(let chip):
+            let tag = try chip.virtualTag()
+            return (VPCDType5Card(chip: tag), "\(tag.product.name) (ISO 15693) UID \(hex(tag.uid)) \(from)")
+        case .felica:
+            throw ContentFailure(status: 65, message: "\(path) holds a FeliCa, which nfcsim presents through a PN532 only; use nfcsim pn532 --dump \(path)")
         }
     }
 

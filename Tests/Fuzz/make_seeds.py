@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
-    python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop}/
+    python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop,dumps}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -493,10 +493,95 @@ def tagread_seeds():
     return seeds
 
 
+def hexs(data, sep=' '):
+    return sep.join('%02X' % b for b in data)
+
+
+def flipper_header(device, uid, version=4):
+    return ('Filetype: Flipper NFC device\nVersion: %d\n# comment\nDevice type: %s\nUID: %s\n'
+            % (version, device, hexs(uid)))
+
+
+def ntag213_image():
+    uid = bytes([0x04, 0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6])
+    msg = encode(ndef.UriRecord('https://example.com'))
+    head = uid[0:3] + bytes([0x88 ^ uid[0] ^ uid[1] ^ uid[2]]) + uid[3:7] + bytes([uid[3] ^ uid[4] ^ uid[5] ^ uid[6], 0x48, 0, 0])
+    data = bytes([0xE1, 0x10, 0x12, 0x00, 0x03, len(msg)]) + msg + b'\xFE'
+    return uid, (head + data).ljust(45 * 4, b'\x00')
+
+
+def dumps_seeds():
+    """Dump files for nfcsim --dump: each format with a message, and broken variants."""
+    uid, image = ntag213_image()
+    pages = ''.join('Page %d: %s\n' % (i, hexs(image[i * 4:i * 4 + 4])) for i in range(45))
+    ntag = (flipper_header('NTAG/Ultralight', uid) + 'ATQA: 00 44\nSAK: 00\nNTAG/Ultralight type: NTAG213\n'
+            'Mifare version: 00 04 04 02 01 00 0F 03\nCounter 0: 0\nPages total: 45\nPages read: 45\n' + pages)
+    v2 = ntag.replace('Version: 4', 'Version: 2').replace('ATQA: 00 44', 'ATQA: 44 00')
+    # A MIFARE Mini: MAD in sector 0, NDEF in sectors 1-4 (unread sector 4).
+    cuid = bytes([0x5C, 0x2A, 0x91, 0xE3])
+    msg = encode(ndef.UriRecord('https://example.com'))
+    blocks = [cuid + bytes([cuid[0] ^ cuid[1] ^ cuid[2] ^ cuid[3], 0x09, 0x04, 0x00]) + bytes(8),
+              bytes([0x00, 0x01]) + b'\x03\xE1' * 4 + bytes(6), bytes(16),
+              bytes.fromhex('A0A1A2A3A4A5787788C1FFFFFFFFFFFF')]
+    area = (bytes([0x03, len(msg)]) + msg + b'\xFE').ljust(48, b'\x00')
+    for sector in range(1, 5):
+        chunk = area if sector == 1 else bytes(48)
+        blocks += [chunk[0:16], chunk[16:32], chunk[32:48], bytes.fromhex('D3F7D3F7D3F77F078840FFFFFFFFFFFF')]
+    lines = ''.join('Block %d: %s\n' % (i, '?? ' * 15 + '??' if i >= 16 else hexs(b)) for i, b in enumerate(blocks))
+    classic = (flipper_header('Mifare Classic', cuid) + 'ATQA: 00 04\nSAK: 09\nMifare Classic type: MINI\n'
+               'Data format version: 2\n' + lines)
+    t5 = bytes([0xE1, 0x40, 0x03, 0x01, 0x03, len(msg)]) + msg + b'\xFE'
+    t5 = t5.ljust(28, b'\x00')
+    slix = (flipper_header('SLIX', bytes([0xE0, 0x04, 0x01, 0x08, 0x11, 0x22, 0x33, 0x44])) +
+            'DSFID: 00\nAFI: 00\nIC Reference: 01\nBlock Count: 7\nBlock Size: 04\nData Content: %s\n'
+            'Privacy Mode: false\n' % hexs(t5))
+    attribute = bytes([0x10, 0x04, 0x01, 0x00, 0x0D, 0, 0, 0, 0, 0x00, 0x01, 0x00, 0x00, len(msg)])
+    attribute += sum(attribute).to_bytes(2, 'big')
+    service = attribute + msg.ljust(32, b'\x00')
+    felica = (flipper_header('FeliCa', bytes.fromhex('012E4CE1A2B3C4D5')) +
+              'Manufacture id: 01 2E 4C E1 A2 B3 C4 D5\nManufacture parameter: 00 F1 00 00 00 01 43 00\nBlocks total: 28\n' +
+              ''.join('Block %d: 00 00 %s\n' % (i, hexs(service[i * 16:i * 16 + 16])) for i in range(3)))
+    mfu = json_text({'Created': 'proxmark3', 'FileType': 'mfu',
+                     'Card': {'UID': hexs(uid, ''), 'Version': '0004040201000F03', 'Signature': '00' * 32,
+                              'Counter0': '000000'},
+                     'blocks': {str(i): hexs(image[i * 4:i * 4 + 4], '') for i in range(45)}})
+    mfcard = json_text({'Created': 'proxmark3', 'FileType': 'mfcard',
+                        'Card': {'UID': hexs(cuid, ''), 'ATQA': '0400', 'SAK': '09'},
+                        'blocks': {str(i): hexs(b, '') for i, b in enumerate(blocks)},
+                        'SectorKeys': {'1': {'KeyA': 'D3F7D3F7D3F7', 'KeyB': 'FFFFFFFFFFFF'}}})
+    hf15 = json_text({'Created': 'proxmark3', 'FileType': '15693', 'raw': hexs(t5, '')})
+    md_ul = json_text({'tagId': hexs(uid, ''), 'mifareUltralight': {
+        'cardModel': 'NTAG213', 'pages': [{'data': hexs(image[i * 4:i * 4 + 4], '')} for i in range(45)]}})
+    md_classic = json_text({'tagId': hexs(cuid, ''), 'mifareClassic': {'sectors': [
+        {'blocks': [hexs(b, '') for b in blocks[s * 4:s * 4 + 4]], 'keyA': 'D3F7D3F7D3F7'} for s in range(4)] + [{}]}})
+    md_felica = json_text({'tagId': '012e4ce1a2b3c4d5', 'felica': {'pMm': '00f1000000014300', 'systems': {
+        '4860': {'services': {'11': {'blocksMap': {str(i): {'data': hexs(service[i * 16:i * 16 + 16], '')}
+                                                    for i in range(3)}}}}}}})
+    seeds = {
+        'flipper-ntag213-v4': ntag, 'flipper-ntag213-v2': v2, 'flipper-mini': classic, 'flipper-slix': slix,
+        'flipper-felica': felica, 'proxmark-mfu': mfu, 'proxmark-mfcard': mfcard, 'proxmark-15693': hf15,
+        'metrodroid-ul': md_ul, 'metrodroid-classic': md_classic, 'metrodroid-felica': md_felica,
+        # Broken ones: a duplicate page, a short page, a version from the future, JSON cut short.
+        'flipper-duplicate-page': ntag + 'Page 4: 00 00 00 00\n',
+        'flipper-short-page': ntag.replace('Page 7: ', 'Page 7: 00 '),
+        'flipper-version-9': ntag.replace('Version: 4', 'Version: 9'),
+        'json-cut': mfu[:200],
+    }
+    out = {name: text.encode() for name, text in seeds.items()}
+    out['raw-ntag213'] = image
+    out['raw-mini'] = b''.join(blocks)
+    return out
+
+
+def json_text(value):
+    import json
+    return json.dumps(value, separators=(',', ':'))
+
+
 def main():
     targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds(), 'tagread': tagread_seeds(),
                'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds(),
-               'desktop': desktop_seeds()}
+               'desktop': desktop_seeds(), 'dumps': dumps_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

@@ -4,8 +4,8 @@
 # Usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  how long each target runs (default 60)
 #   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads), options, config,
-#            rfkill (daemon), desktop (desktop entries and Exec lines) (default: all of them, one
-#            after the other)
+#            rfkill (daemon), desktop (desktop entries and Exec lines), dumps (nfcsim's dump files)
+#            (default: all of them, one after the other)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_ARGS (extra libFuzzer arguments, e.g. "-jobs=2" or "-dict=...").
 #
@@ -17,7 +17,7 @@
 # fuzzer's bytes). The daemon targets (options: the D-Bus method
 # arguments, any a{sv}; config: nfcscand.conf; rfkill: /dev/rfkill records) reach the daemon's
 # internal decoders with @testable import NFCDaemon, so they are linked against NFCDaemon and
-# everything it depends on, built by SwiftPM in release mode with -enable-testing in its own
+# everything it depends on (the dumps target: DumpFile of NFCSim, its public API), built by SwiftPM in release mode with -enable-testing in its own
 # scratch path (.build/fuzz/spm; a first build takes minutes, later ones only rebuild what
 # changed). Everything is compiled with -sanitize=fuzzer,address: the libFuzzer and ASan runtimes
 # come with the Swift toolchain (lib/clang/*/lib/linux); the daemon targets need nothing more than
@@ -38,7 +38,8 @@ ndef_targets=(message tlv cc)
 tag_targets=(tagread)
 daemon_targets=(options config rfkill)
 desktop_targets=(desktop)
-all_targets=("${ndef_targets[@]}" "${tag_targets[@]}" "${daemon_targets[@]}" "${desktop_targets[@]}")
+sim_targets=(dumps)
+all_targets=("${ndef_targets[@]}" "${tag_targets[@]}" "${daemon_targets[@]}" "${desktop_targets[@]}" "${sim_targets[@]}")
 
 seconds="${1:-60}"
 [[ $# -gt 0 ]] && shift
@@ -87,14 +88,19 @@ if [[ ${#ndef_sources[@]} -eq 0 ]]; then
   exit 2
 fi
 
-is_daemon() { [[ " ${daemon_targets[*]} " == *" $1 "* ]]; }
+is_sim() { [[ " ${sim_targets[*]} " == *" $1 "* ]]; }
+# The SwiftPM-built targets: the daemon's inputs and nfcsim's dump files.
+is_daemon() { [[ " ${daemon_targets[*]} " == *" $1 "* ]] || is_sim "$1"; }
 is_desktop() { [[ " ${desktop_targets[*]} " == *" $1 "* ]]; }
 is_tag() { [[ " ${tag_targets[*]} " == *" $1 "* ]]; }
-want_ndef=false want_tags=false want_daemon=false want_desktop=false
+want_ndef=false want_tags=false want_daemon=false want_desktop=false want_sim=false spm_modules=()
 for t in "${targets[@]}"; do
   if is_daemon "$t"; then want_daemon=true; elif is_desktop "$t"; then want_desktop=true; want_ndef=true; else want_ndef=true; fi
   if is_tag "$t"; then want_tags=true; fi
+  if is_sim "$t"; then want_sim=true; fi
 done
+for t in "${targets[@]}"; do if is_daemon "$t" && ! is_sim "$t"; then spm_modules+=(NFCDaemon); break; fi; done
+$want_sim && spm_modules+=(NFCSim)
 mapfile -t tag_sources < <(find "$root/Sources/NFCTags" -name '*.swift' | LC_ALL=C sort)
 
 cd "$root"
@@ -126,15 +132,17 @@ if $want_tags; then build_module NFCTags "${tag_sources[@]}"; fi
 spm="$build/spm"
 daemon_link=()
 if $want_daemon; then
-  echo "fuzz: building NFCDaemon and its dependencies (SwiftPM, release, -enable-testing)"
+  echo "fuzz: building ${spm_modules[*]} and their dependencies (SwiftPM, release, -enable-testing)"
   # One -sanitize flag: with two (what `swift build --sanitize=fuzzer --sanitize=address` passes)
   # the last one wins, and the code would have no coverage instrumentation to guide the fuzzer.
-  if ! "$swift" build --package-path "$root" --scratch-path "$spm" -c release -Xswiftc -sanitize=fuzzer,address \
-      -Xswiftc -enable-testing --target NFCDaemon >"$build/spm.log" 2>&1; then
-    grep -v '^\[[0-9]*/[0-9]*\] ' "$build/spm.log" | quiet | tail -n 40 >&2
-    echo "run.sh: building NFCDaemon for the fuzzers failed (log: ${build#"$root"/}/spm.log)" >&2
-    exit 2
-  fi
+  for module in "${spm_modules[@]}"; do
+    if ! "$swift" build --package-path "$root" --scratch-path "$spm" -c release -Xswiftc -sanitize=fuzzer,address \
+        -Xswiftc -enable-testing --target "$module" >"$build/spm.log" 2>&1; then
+      grep -v '^\[[0-9]*/[0-9]*\] ' "$build/spm.log" | quiet | tail -n 40 >&2
+      echo "run.sh: building $module for the fuzzers failed (log: ${build#"$root"/}/spm.log)" >&2
+      exit 2
+    fi
+  done
   mapfile -t spm_objects < <(find "$spm/release/" -path '*.build/*.o' | LC_ALL=C sort)
   daemon_link+=(-I "$spm/release/Modules")
   while IFS= read -r map; do daemon_link+=(-I "$(dirname "$map")"); done < <(find "$root/CNFC" -name module.modulemap | LC_ALL=C sort)

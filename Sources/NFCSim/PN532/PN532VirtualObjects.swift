@@ -23,9 +23,10 @@ public struct PN532VirtualObjectTarget<Object: VirtualObject>: PN532Target {
 }
 
 extension VirtualType2Tag {
-    /// The tag as a PN532 finds it: ATQA 00 44, SAK 00 (NTAG21x and Ultralight data sheets), its UID.
+    /// The tag as a PN532 finds it: its ATQA and SAK (00 44 and 00 unless a dump says otherwise, as
+    /// the NTAG21x and Ultralight data sheets do), its UID.
     public var pn532Target: PN532VirtualObjectTarget<VirtualType2Tag> {
-        PN532VirtualObjectTarget(self, identity: .iso14443A(sensRes: [0x00, 0x44], selRes: 0x00, nfcid1: uid, ats: nil))
+        PN532VirtualObjectTarget(self, identity: .iso14443A(sensRes: atqa, selRes: sak, nfcid1: uid, ats: nil))
     }
 }
 

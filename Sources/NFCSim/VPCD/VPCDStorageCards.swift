@@ -3,11 +3,11 @@ import NFCTags
 
 extension VirtualMifareClassic {
     /// The chip as a PN532 finds it: ATQA 00 04 (1K, Mini) or 00 02 (4K) as libnfc prints it,
-    /// SAK 08 / 18 / 09, its UID. InDataExchange passes AUTHENTICATE and READ to it as they are
+    /// SAK 08 / 18 / 09 (or a dump's own), its UID. InDataExchange passes AUTHENTICATE and READ to it as they are
     /// (the PN532 does the authentication with the key in the command).
     public var pn532Target: PN532VirtualObjectTarget<VirtualMifareClassic> {
-        let atqa: [UInt8] = size == .classic4K ? [0x00, 0x02] : [0x00, 0x04]
-        return PN532VirtualObjectTarget(self, identity: .iso14443A(sensRes: atqa, selRes: size.sak, nfcid1: uid, ats: nil))
+        let atqa = self.atqa ?? (size == .classic4K ? [0x00, 0x02] : [0x00, 0x04])
+        return PN532VirtualObjectTarget(self, identity: .iso14443A(sensRes: atqa, selRes: sak ?? size.sak, nfcid1: uid, ats: nil))
     }
 }
 
