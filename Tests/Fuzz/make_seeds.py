@@ -261,7 +261,7 @@ def cc_seeds():
 # ---------------------------------------------------------------------------
 # options: D-Bus method calls as programs of targets/options.swift (ValueProgram)
 
-REGISTER, START, UNREGISTER, INHIBIT, INVALIDATE, RESTART, SET = range(7)
+REGISTER, START, UNREGISTER, INHIBIT, INVALIDATE, RESTART, SET, LIST_APPS = range(8)
 
 
 def call(method, *arguments, signature=None):
@@ -343,6 +343,7 @@ def options_seeds():
     s['start-session-unknown-option'] = call(START, vardict([('colour', s_('red'))]))
     s['unregister'] = call(UNREGISTER, u_(7))
     s['inhibit'] = call(INHIBIT, s_('background'), s_('Kiosk'), s_('a demo'))
+    s['list-apps'] = call(LIST_APPS)
     s['invalidate'] = call(INVALIDATE, s_('Read failed'))
     s['restart-polling'] = call(RESTART)
     s['set-alert-message'] = call(SET, s_('org.nfcscan.ScanSession1'), s_('AlertMessage'), variant(s_('Hold still')))

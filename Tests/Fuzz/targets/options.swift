@@ -63,6 +63,8 @@ private func check(_ request: DaemonRequest, _ call: ValueProgram.Call, _ input:
         let again = APICalls.request(path: ScannerAPI.path, interface: ScannerAPI.interface, member: "StartScanSession",
                                      signature: "a{sv}", arguments: [spelt])
         if again != .success(request) { violated("session options re-spelt as \(spelt) decode to \(again)", input) }
+    case .listApps:
+        expect("")
     case .unregister(let id):
         expect("u")
         if call.arguments[0].intValue != Int(id) { violated("registration number changed", input) }
@@ -158,6 +160,8 @@ struct ValueProgram {
         (sessionPath, ScannerAPI.sessionInterface, "Invalidate"),
         (sessionPath, ScannerAPI.sessionInterface, "RestartPolling"),
         (sessionPath, ObjectTree.properties, "Set"),
+        // Added last: the seeds name methods by their place here (make_seeds.py).
+        (ScannerAPI.path, ScannerAPI.interface, "ListApps"),
     ]
 
     /// The number of the session object at `path`, if it is one.
