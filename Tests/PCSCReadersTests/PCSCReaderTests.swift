@@ -123,6 +123,9 @@ import TestSupport
 
         // pcscd's own account: the reader's client (the third BEGIN's) began, exchanged and ended
         // only after the other client ended; none of its exchanges fell inside the other's transaction.
+        // pcscd may log the read's END_TRANSACTION just after the client has its answer: wait for
+        // the third (identify, the other client's, the read's).
+        _ = pcscd.child.waitForLines(startingWith: "pcscd:", containing: "END_TRANSACTION for client", count: 3, timeout: 5)
         let log = pcscd.log.split(separator: "\n").map(String.init).filter { $0.hasPrefix("pcscd:") }
         let readerClient = try #require(begins?.last?.components(separatedBy: "from client ").last)
         let otherClient = try #require(begins?[1].components(separatedBy: "from client ").last)
