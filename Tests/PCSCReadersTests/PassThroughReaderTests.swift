@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 @testable import NFCReaders
+import NFCSim
 import NFCTags
 import Testing
 import TestSupport
@@ -83,6 +84,18 @@ import TestSupport
         #expect(got.fields["link"] == "acr122u-direct-transmit" && got.line.contains(" product=\(product) "), "\(got.line)")
         #expect(got.count("apdus") == got.count("roundTrips") + 2, "\(got.fields)")
         print("PC/SC ACR122U \(type): roundTrips=\(got.count("roundTrips")) apdus=\(got.count("apdus"))")
+    }
+
+    @Test func aFeliCaDumpIsPresentedInAnACR122UAndRead() throws {
+        let message = NDEFMessage(URIRecord(uri: "https://example.com/dumped-felica").record())
+        let file = try DumpFiles.write(DumpFiles.flipperFeliCa(idm: VirtualType3Tag.defaultIDm, pmm: VirtualType3Tag.defaultPMm,
+                                                               blocks: try VirtualType3Tag(message: message).memory), suffix: ".nfc")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pcscd = try PrivatePCSCD(nfcsim: ["--reader", "acr122u", "--dump", file.path, "--after", "0.5", "--for", "3"])
+        defer { pcscd.stop() }
+        let result = try PCSCRig.probe(["read", "15"], socket: pcscd.socket, timeout: 20)
+        let line = try #require(result.line(startingWith: "ndef="), "\(result.output)\n\(pcscd.log)")
+        #expect(line.hasPrefix("ndef=\(PCSCReaderTests.hex(message.encoded())) ") && line.contains("link=acr122u-direct-transmit"), "\(line)")
     }
 
     @Test func aFeliCaObjectInAStorageCardReaderIsRefusedWithWhatToDo() throws {
