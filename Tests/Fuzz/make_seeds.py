@@ -521,6 +521,8 @@ def pn532frame_seeds():
         'nack-error': b'\x02' + bytes([0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]) + bytes([0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]),
         'bad-checksums': b'\x05' + bytes([0x00, 0x00, 0xFF, 0x03, 0x00, 0xD4, 0x02, 0x2A, 0x00]) + bytes([0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x00, 0x00]),
         'jewel-felica': b'\x0b' + host(0x4A, b'\x01\x04') + host(0x4A, b'\x01\x01\x00\xff\xff\x01\x00') + host(0x40, b'\x01\x06\x00\x01\x0b\x00\x01\x80\x00'),
+        # An extended frame of TFI 7F alone: its normal form is the error frame (found by the target).
+        'extended-error-lookalike': b'\x02' + bytes.fromhex('0000ffffff0001ff7f8100'),
         'select-release': b'\x04' + listing + host(0x44, b'\x01') + host(0x54, b'\x01') + host(0x52, b'\x00') + host(0x16, b'\x20'),
     }
 
