@@ -125,14 +125,20 @@ class Runs:
                 f"first command to last reply {statistics.median(self.link):.1f} ms (median)")
 
 
-def libnfc(work, ndef):
-    link = os.path.join(work, "pn532")
-    sim = subprocess.Popen([f"{BIN}/nfcsim", "pn532", "--type", "ntag216", "--ndef", ndef, "--link", link, "--trace"],
+def emulated_pn532(work, kind, ndef, name=None):
+    """`nfcsim pn532 --type KIND --ndef NDEF --trace` on a pty: (sim, trace, the environment libnfc needs).
+    The caller stops the simulator."""
+    link = os.path.join(work, f"pn532-{name or kind}")    # a link of its own for each simulator
+    sim = subprocess.Popen([f"{BIN}/nfcsim", "pn532", "--type", kind, "--ndef", ndef, "--link", link, "--trace"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     trace = Trace(sim.stderr)
+    wait_for(link, "nfcsim pn532")
+    return sim, trace, dict(os.environ, LIBNFC_DEVICE=f"pn532_uart:{link}", LIBNFC_AUTO_SCAN="false")
+
+
+def libnfc(work, ndef):
+    sim, trace, env = emulated_pn532(work, "ntag216", ndef, name="full-ntag216")
     try:
-        wait_for(link, "nfcsim pn532")
-        env = dict(os.environ, LIBNFC_DEVICE=f"pn532_uart:{link}", LIBNFC_AUTO_SCAN="false")
         trace.mark()
         ours, peer = Runs(), Runs()
         for _ in range(RUNS):
@@ -313,14 +319,8 @@ def libnfc_others(work):
         if kind == "type4":
             print("    type4: nfcsim pn532 has no --type type4 (the emulator's ISO-DEP target is used by tests only)")
             continue
-        ndef = os.path.join(work, f"{kind}.ndef")
-        link = os.path.join(work, f"pn532-{kind}")
-        sim = subprocess.Popen([f"{BIN}/nfcsim", "pn532", "--type", kind, "--ndef", ndef, "--link", link, "--trace"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        trace = Trace(sim.stderr)
+        sim, trace, env = emulated_pn532(work, kind, os.path.join(work, f"{kind}.ndef"))
         try:
-            wait_for(link, "nfcsim pn532")
-            env = dict(os.environ, LIBNFC_DEVICE=f"pn532_uart:{link}", LIBNFC_AUTO_SCAN="false")
             trace.mark()
             runs = Runs()
             for _ in range(RUNS):

@@ -38,40 +38,22 @@ import TestSupport
         return (Read(line: line, fields: fields), result)
     }
 
-    @Test func anACR122UReadsAFullNTAG216WithGetVersionAndFastRead() throws {
-        let (read, result) = try read(["--reader", "acr122u", "--type", "ntag216"], message: Self.fullNTAG216)
+    /// A full NTAG216 in each reader: through a pass-through, GET_VERSION, FAST_READ of the CC and
+    /// 48 bytes, then 4 more FAST_READs (63 pages a frame through the ACR122U, 62 through Part 3);
+    /// on the storage-card reader, READ BINARY of 16 bytes from page 3 to page 220 (the TLV's end).
+    /// APDUs besides: GET DATA for the UID; the ACR122U answers the first probe; the Part 3 reader
+    /// refuses it, accepts Start Session (the second) and ends the session; the storage-card reader
+    /// refuses both (6D 00 each).
+    @Test(arguments: [("acr122u", "acr122u-direct-transmit", 6, 2, "NTAG216"), ("part3", "part3-transparent-exchange", 6, 4, "NTAG216"),
+                      ("storage-card", "storage-card", 55, 3, "-")])
+    func aFullNTAG216IsReadInAsFewExchangesAsTheReaderAllows(reader: String, link: String, roundTrips: Int, moreAPDUs: Int, product: String) throws {
+        let (read, result) = try read(["--reader", reader, "--type", "ntag216"], message: Self.fullNTAG216)
         let got = try #require(read, "\(result.output)")
         #expect(got.ndef == PCSCReaderTests.hex(Self.fullNTAG216.encoded()))
-        #expect(got.fields["link"] == "acr122u-direct-transmit" && got.fields["product"] == "NTAG216", "\(got.fields)")
-        // GET_VERSION, FAST_READ of the CC and 48 bytes, then 63 pages a frame: 4 more.
-        #expect(got.count("roundTrips") == 6, "\(got.fields)")
-        // GET DATA for the UID and the one probe besides.
-        #expect(got.count("apdus") == got.count("roundTrips") + 2, "\(got.fields)")
-        print("PC/SC ACR122U full NTAG216: roundTrips=\(got.count("roundTrips")) apdus=\(got.count("apdus")) readUs=\(got.fields["readUs"] ?? "?")")
-    }
-
-    @Test func aPart3ReaderReadsAFullNTAG216InATransparentSession() throws {
-        let (read, result) = try read(["--reader", "part3", "--type", "ntag216"], message: Self.fullNTAG216)
-        let got = try #require(read, "\(result.output)")
-        #expect(got.ndef == PCSCReaderTests.hex(Self.fullNTAG216.encoded()))
-        #expect(got.fields["link"] == "part3-transparent-exchange" && got.fields["product"] == "NTAG216", "\(got.fields)")
-        // 62 pages a frame (248 bytes): GET_VERSION, FAST_READ 3-15, then 4 more.
-        #expect(got.count("roundTrips") == 6, "\(got.fields)")
-        // GET DATA, the refused direct-transmit probe, Start Session (the second probe), End Session.
-        #expect(got.count("apdus") == got.count("roundTrips") + 4, "\(got.fields)")
-        print("PC/SC Part 3 full NTAG216: roundTrips=\(got.count("roundTrips")) apdus=\(got.count("apdus")) readUs=\(got.fields["readUs"] ?? "?")")
-    }
-
-    @Test func aStorageCardReaderRefusesBothProbesAndIsReadWithReadBinary() throws {
-        let (read, result) = try read(["--reader", "storage-card", "--type", "ntag216"], message: Self.fullNTAG216)
-        let got = try #require(read, "\(result.output)")
-        #expect(got.ndef == PCSCReaderTests.hex(Self.fullNTAG216.encoded()))
-        #expect(got.fields["link"] == "storage-card", "\(got.fields)")
-        // READ BINARY of 16 bytes from page 3 through page 220 (the TLV's end): 55 of them.
-        #expect(got.count("roundTrips") == 55, "\(got.fields)")
-        // GET DATA and the two refused probes (6D 00 each).
-        #expect(got.count("apdus") == got.count("roundTrips") + 3, "\(got.fields)")
-        print("PC/SC storage-card full NTAG216: roundTrips=\(got.count("roundTrips")) apdus=\(got.count("apdus")) readUs=\(got.fields["readUs"] ?? "?")")
+        #expect(got.fields["link"] == link && got.fields["product"] == product, "\(got.fields)")
+        #expect(got.count("roundTrips") == roundTrips, "\(got.fields)")
+        #expect(got.count("apdus") == roundTrips + moreAPDUs, "\(got.fields)")
+        print("PC/SC \(reader) full NTAG216: roundTrips=\(got.count("roundTrips")) apdus=\(got.count("apdus")) readUs=\(got.fields["readUs"] ?? "?")")
     }
 
     @Test(arguments: [("topaz512", "Topaz 512", "type1"), ("topaz96", "Topaz 96", "type1"), ("felica", "-", "type3")])
