@@ -117,7 +117,7 @@ let package = Package(
         // One PC/SC check per process for PCSCReadersTests (the client library reads the socket once).
         .executableTarget(name: "pcsc-readers-probe", dependencies: ["PCSC", "NFCTags", "NFCReaders"],
                           path: "Tests/PCSCReadersProbe"),
-        .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "PCSC", "NFCReaders", "TestSupport"]),
+        .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "PCSC", "NFCReaders", "TestSupport"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders", "TestSupport"]),
         // The test rigs, written once: a private dbus-daemon, a private pcscd, a private MQTT broker, simulated readers holding virtual
         // objects (in process, or a PN532 on a pseudo-terminal), bounded runs of built and installed programs.

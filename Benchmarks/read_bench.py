@@ -1,6 +1,9 @@
-"""Driver for Benchmarks/read-bench.sh: reads a full NTAG216 over libnfc and PC/SC, RUNS times each.
+"""Driver for Benchmarks/read-bench.sh: reads a full NTAG216 over libnfc and PC/SC, RUNS times each;
+then (c) each PC/SC reader personality of nfcsim vpcd (storage-card, acr122u, part3) with a full
+NTAG216, a 2 KB Type 4 NDEF file and a full MIFARE Classic 1K, and (d) the last two over libnfc.
 
-Usage: python3 Benchmarks/read_bench.py BIN_DIR RUNS
+Usage: python3 Benchmarks/read_bench.py BIN_DIR RUNS [personalities]
+  personalities: only (c) and (d).
 """
 import json
 import math
@@ -14,6 +17,7 @@ import threading
 import time
 
 BIN, RUNS = sys.argv[1], int(sys.argv[2])
+ONLY_PERSONALITIES = sys.argv[3:] == ["personalities"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # NTAG216: CC on page 3, data area pages 4..221 (CC size byte 0x6D: 872 bytes).
@@ -24,13 +28,13 @@ PN532_FRAME = 252                         # largest InDataExchange response a PN
 READ_BYTES = 16                           # one Type 2 READ (or one PC/SC FF B0 of 16 bytes)
 
 
-def message_bytes():
-    """One long text record, exactly MESSAGE bytes."""
+def message_bytes(size=MESSAGE):
+    """One long text record, exactly `size` bytes."""
     header = 7                            # MB|ME|TNF=1, type length, 4-byte payload length, "T"
-    text = ("Summer concert in the park. " * 40).encode()[: MESSAGE - header - 3]
+    text = ("Summer concert in the park. " * 80).encode()[: size - header - 3]
     payload = b"\x02en" + text
     record = bytes([0xC1, 1]) + len(payload).to_bytes(4, "big") + b"T" + payload
-    assert len(record) == MESSAGE
+    assert len(record) == size
     return record
 
 
@@ -121,14 +125,20 @@ class Runs:
                 f"first command to last reply {statistics.median(self.link):.1f} ms (median)")
 
 
-def libnfc(work, ndef):
-    link = os.path.join(work, "pn532")
-    sim = subprocess.Popen([f"{BIN}/nfcsim", "pn532", "--type", "ntag216", "--ndef", ndef, "--link", link, "--trace"],
+def emulated_pn532(work, kind, ndef, name=None):
+    """`nfcsim pn532 --type KIND --ndef NDEF --trace` on a pty: (sim, trace, the environment libnfc needs).
+    The caller stops the simulator."""
+    link = os.path.join(work, f"pn532-{name or kind}")    # a link of its own for each simulator
+    sim = subprocess.Popen([f"{BIN}/nfcsim", "pn532", "--type", kind, "--ndef", ndef, "--link", link, "--trace"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     trace = Trace(sim.stderr)
+    wait_for(link, "nfcsim pn532")
+    return sim, trace, dict(os.environ, LIBNFC_DEVICE=f"pn532_uart:{link}", LIBNFC_AUTO_SCAN="false")
+
+
+def libnfc(work, ndef):
+    sim, trace, env = emulated_pn532(work, "ntag216", ndef, name="full-ntag216")
     try:
-        wait_for(link, "nfcsim pn532")
-        env = dict(os.environ, LIBNFC_DEVICE=f"pn532_uart:{link}", LIBNFC_AUTO_SCAN="false")
         trace.mark()
         ours, peer = Runs(), Runs()
         for _ in range(RUNS):
@@ -158,24 +168,32 @@ def libnfc(work, ndef):
         print(f"        {runs.times()}")
 
 
-def pcsc(work, ndef):
-    out_path = os.path.join(work, "pcscd.out")
+def private_pcscd(work, name, vpcd_arguments):
+    """A private pcscd with `nfcsim vpcd ARGUMENTS --trace`, its card in the reader: (rig, trace, socket).
+    The caller stops the rig (SIGTERM: the script stops pcscd and nfcsim and cleans up)."""
+    out_path = os.path.join(work, f"{name}.out")
     with open(out_path, "w") as out:
-        rig = subprocess.Popen([f"{ROOT}/scripts/private-pcscd.sh", "--", f"{BIN}/nfcsim", "vpcd", "--type", "ntag216",
-                                "--ndef", ndef, "--trace"], stdout=out, stderr=subprocess.PIPE, text=True)
+        rig = subprocess.Popen([f"{ROOT}/scripts/private-pcscd.sh", "--", f"{BIN}/nfcsim", "vpcd"] + vpcd_arguments + ["--trace"],
+                               stdout=out, stderr=subprocess.PIPE, text=True)
     trace = Trace(rig.stderr)
+    socket = None
+    end = time.monotonic() + 15
+    while time.monotonic() < end and socket is None:
+        with open(out_path) as f:
+            text = f.read()
+        if "the card is in the reader" in text:
+            socket = next(l.split("=", 1)[1] for l in text.splitlines() if l.startswith("PCSCLITE_CSOCK_NAME="))
+        time.sleep(0.1)
+    if socket is None:
+        rig.send_signal(signal.SIGTERM)
+        sys.exit(f"read-bench: the private pcscd with nfcsim vpcd {' '.join(vpcd_arguments)} did not start")
+    time.sleep(1.5)                        # vpcd polls: let pcscd see the card
+    return rig, trace, socket
+
+
+def pcsc(work, ndef):
+    rig, trace, socket = private_pcscd(work, "pcscd", ["--type", "ntag216", "--ndef", ndef])
     try:
-        socket = None
-        end = time.monotonic() + 15
-        while time.monotonic() < end and socket is None:
-            with open(out_path) as f:
-                text = f.read()
-            if "the card is in the reader" in text:
-                socket = next(l.split("=", 1)[1] for l in text.splitlines() if l.startswith("PCSCLITE_CSOCK_NAME="))
-            time.sleep(0.1)
-        if socket is None:
-            sys.exit("read-bench: the private pcscd with nfcsim vpcd did not start")
-        time.sleep(1.5)                    # vpcd polls: let pcscd see the card
         env = dict(os.environ, PCSCLITE_CSOCK_NAME=socket, LIBNFC_AUTO_SCAN="false")
         env.pop("LIBNFC_DEVICE", None)
         apdu = lambda line: line.startswith("nfcsim: > ff ")
@@ -222,6 +240,104 @@ def probe_read(env):
     return seconds, trip
 
 
+# (c) and (d): objects and the fewest exchanges that read them.
+TYPE4_MESSAGE = 2046                      # the whole 2048-byte NDEF file (NLEN + message)
+CLASSIC_MESSAGE = 700                     # 704-byte TLV in 15 sectors of 48 bytes (720)
+OBJECTS = [
+    # type, message bytes, minimum per link kind: storage-card APDUs / PN532-style pass-through
+    ("ntag216", MESSAGE, {"storage": minimum(READ_BYTES), "pass": f"{minimum(PN532_FRAME)} (+1 GET_VERSION)"}),
+    # SELECT application, SELECT CC, READ CC, SELECT NDEF file, READ BINARY of 2048 bytes at MLe 255.
+    ("type4", TYPE4_MESSAGE, {"storage": 4 + math.ceil(2048 / 255), "pass": 4 + math.ceil(2048 / 255)}),
+    # AUTHENTICATE sector 0, READ MAD blocks 1-2 and its trailer (the general purpose byte, as
+    # AN10787 asks), then 15 sectors: one AUTHENTICATE and the 44 blocks the 704-byte TLV covers.
+    # (PC/SC sends LOAD KEYS for the MAD key and the NDEF key besides: APDUs, not round trips.)
+    ("classic1k", CLASSIC_MESSAGE, {"storage": 1 + 3 + 15 + 44, "libnfc": 1 + 3 + 15 + 44}),
+]
+USB_CCID_MS = 4.0                         # one CCID exchange over USB full speed: bulk out, the reader, bulk in
+AIR_KBPS = 106                            # ISO 14443 A: 9 bits a byte on the air (parity)
+SERIAL_BAUD = 115200                      # a PN532 on a UART: 10 bits a byte
+
+
+def hold_ms(exchanges, air_bytes, serial_bytes=0):
+    """How long the object must stay still on a real reader: per-exchange cost plus the bytes'
+    time on the air (and on the serial line for a PN532 on a UART)."""
+    if serial_bytes:
+        return serial_bytes * 10 / SERIAL_BAUD * 1000 + air_bytes * 9 / AIR_KBPS
+    return exchanges * USB_CCID_MS + air_bytes * 9 / AIR_KBPS
+
+
+def personalities(work):
+    print(f"(c) PC/SC reader personalities (nfcsim vpcd --reader), pcsc-readers-probe read, {RUNS} runs each;"
+          f" hold time from {USB_CCID_MS:.0f} ms a CCID exchange + {AIR_KBPS} kbit/s on the air (9 bits a byte)")
+    for kind, size, floor in OBJECTS:
+        ndef = os.path.join(work, f"{kind}.ndef")
+        with open(ndef, "wb") as f:
+            f.write(message_bytes(size))
+        for reader in ("storage-card", "acr122u", "part3"):
+            rig, trace, socket = private_pcscd(work, f"{kind}-{reader}", ["--type", kind, "--reader", reader, "--ndef", ndef])
+            try:
+                env = dict(os.environ, PCSCLITE_CSOCK_NAME=socket)
+                trace.mark()
+                fields, read_us, air = None, [], []
+                for _ in range(RUNS):
+                    fields = probe_fields(env, size)
+                    read_us.append(int(fields["readUs"]))
+                    # APDU bytes both ways, a stand-in for the bytes on the air.
+                    lines = trace.since_mark()
+                    air.append(sum(len(line.split()) - 2 for _, line in lines if line.startswith(("nfcsim: > ", "nfcsim: < "))))
+            finally:
+                rig.send_signal(signal.SIGTERM)
+                rig.wait(timeout=15)
+            apdus, trips = int(fields["apdus"]), int(fields["roundTrips"])
+            least = floor["pass"] if fields["link"] != "storage-card" and "pass" in floor else floor["storage"]
+            print(f"    {kind} ({size}-byte message), {reader}: link {fields['link']}, round trips {trips}, APDUs {apdus}"
+                  f" (minimum round trips {least}), read {statistics.median(read_us) / 1000:.1f} ms median"
+                  f" (min {min(read_us) / 1000:.1f}), hold still ~{hold_ms(apdus, statistics.median(air)):.0f} ms"
+                  f" ({statistics.median(air):.0f} APDU bytes)")
+
+
+def probe_fields(env, size):
+    """One pcsc-readers-probe read of the object in the reader: its `ndef=` line's fields."""
+    probe = subprocess.Popen([f"{BIN}/pcsc-readers-probe", "read", "20"], env=env, stdout=subprocess.PIPE, text=True)
+    fields = None
+    for line in probe.stdout:
+        if line.startswith("ndef="):
+            fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+            assert len(bytes.fromhex(fields["ndef"])) == size, (len(fields["ndef"]) // 2, size)
+            break
+        if line.startswith(("readError", "readerError", "error", "timeout")):
+            sys.exit(f"read-bench: pcsc-readers-probe: {line.strip()}")
+    probe.terminate()
+    probe.wait(timeout=10)
+    return fields
+
+
+def libnfc_others(work):
+    print(f"(d) libnfc (PN532 emulator on a pty), nfcscan --json, {RUNS} runs each; hold time from the serial bytes"
+          f" at {SERIAL_BAUD} baud + the air")
+    for kind, size, floor in OBJECTS:
+        if kind == "type4":
+            print("    type4: nfcsim pn532 has no --type type4 (the emulator's ISO-DEP target is used by tests only)")
+            continue
+        sim, trace, env = emulated_pn532(work, kind, os.path.join(work, f"{kind}.ndef"))
+        try:
+            trace.mark()
+            runs = Runs()
+            for _ in range(RUNS):
+                seconds, done = run_timed([f"{BIN}/nfcscan", "--json", "--timeout", "10"], env)
+                if done.returncode != 0:
+                    sys.exit(f"read-bench: nfcscan failed ({done.returncode}): {done.stderr}")
+                document = json.loads(done.stdout)
+                runs.add(seconds, trace.since_mark(), pn532_tag_command, document["object"].get("round_trips", "absent"))
+        finally:
+            sim.send_signal(signal.SIGTERM)
+            sim.wait(timeout=10)
+        serial = max(runs.serial)
+        least = floor.get("libnfc", floor.get("pass"))
+        print(f"    {kind} ({size}-byte message): round trips {fmt(runs.trips)} (minimum round trips {least}), {serial} serial bytes a run"
+              f" (set-up and polling included), hold still ~{hold_ms(0, serial, serial):.0f} ms; {runs.times()}")
+
+
 def fmt(values):
     return "/".join(str(v) for v in sorted(values, key=str))
 
@@ -233,9 +349,12 @@ def main():
         ndef = os.path.join(work, "message.ndef")
         with open(ndef, "wb") as f:
             f.write(message_bytes())
-        print(f"NTAG216, {MESSAGE}-byte NDEF message (TLV fills the {DATA_AREA}-byte data area)")
-        libnfc(work, ndef)
-        pcsc(work, ndef)
+        if not ONLY_PERSONALITIES:
+            print(f"NTAG216, {MESSAGE}-byte NDEF message (TLV fills the {DATA_AREA}-byte data area)")
+            libnfc(work, ndef)
+            pcsc(work, ndef)
+        personalities(work)
+        libnfc_others(work)
     load = open("/proc/loadavg").read().split()[:3]
     print(f"read-bench: done, load average {' '.join(load)}")
 

@@ -34,6 +34,8 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     private let watcher: PCSCContext
     private let cards: PCSCContext
     private let state = Mutex<(status: ReaderStatus, started: Bool, task: Task<Void, Never>?)>((.searching, false, nil))
+    /// Whether this reader passes frames to the object (asked once, with its first card that needs it).
+    public let passThroughMemory = PCSCPassThroughMemory()
 
     public var status: ReaderStatus { state.withLock { $0.status } }
 
@@ -249,7 +251,8 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         }
         let atr = (try? await card.status().atr) ?? reportedATR
         let identity = PCSCCardIdentity(atr: atr)
-        let transport = PCSCTransport(card: card, platform: identity.platform, mifareClassicSize: identity.mifareClassicSize)
+        let transport = PCSCTransport(card: card, platform: identity.platform, mifareClassicSize: identity.mifareClassicSize,
+                                      passThroughMemory: passThroughMemory)
         var identifier: [UInt8] = []
         do {
             identifier = try await transport.identifier()

@@ -27,9 +27,19 @@ import Synchronization
 /// Limit: pcsc-lite gives no way to give up that wait; it ends when the other program ends its
 /// transaction or the card leaves, and meanwhile this reader's card context is busy.
 public final class PCSCTransport: TagTransport, @unchecked Sendable {
-    public let capabilities: LinkCapabilities
     public let platform: TagPlatform?
     let card: PCSCCard
+    /// What the reader answered to the pass-through probe, shared by every card it presents.
+    let passThroughMemory: PCSCPassThroughMemory
+    /// Whether a Part 3 transparent session is open (between ``openPassThrough()`` and ``closePassThrough()``).
+    private let sessionOpen = Mutex(false)
+    private let exchangeCount = Atomic(0)
+    /// Command APDUs sent to the card so far (probes and session management included).
+    public var exchanges: Int { exchangeCount.load(ordering: .relaxed) }
+    var sessionIsOpen: Bool {
+        get { sessionOpen.withLock { $0 } }
+        set { sessionOpen.withLock { $0 = newValue } }
+    }
     private let current = Mutex(true)
     /// The key in the reader's volatile slot 0 (MIFARE Classic), to load it only when it changes.
     let loadedKey = Mutex<[UInt8]?>(nil)
@@ -39,11 +49,25 @@ public final class PCSCTransport: TagTransport, @unchecked Sendable {
     /// Bytes of one READ BINARY for Type 2: one READ's 16 bytes.
     public static let type2ReadLength = 16
 
-    init(card: PCSCCard, platform: TagPlatform?, mifareClassicSize: MifareClassicSize? = nil) {
+    init(card: PCSCCard, platform: TagPlatform?, mifareClassicSize: MifareClassicSize? = nil,
+         passThroughMemory: PCSCPassThroughMemory = PCSCPassThroughMemory()) {
         self.card = card
         self.platform = platform
         self.mifareClassicSize = mifareClassicSize
-        capabilities = platform == .type2
+        self.passThroughMemory = passThroughMemory
+    }
+
+    /// The pass-through this card's frames take, when the reader has one that reaches it.
+    public var passThrough: ReaderPassThrough? {
+        guard case .passThrough(let way)? = passThroughMemory.answer, way.reaches(platform) else { return nil }
+        return way
+    }
+
+    public var capabilities: LinkCapabilities {
+        if let passThrough {
+            return LinkCapabilities(maxResponseLength: passThrough.maxAnswerLength, passesType2Extensions: true, extendedLengthAPDUs: false)
+        }
+        return platform == .type2
             ? LinkCapabilities(maxResponseLength: Self.type2ReadLength, passesType2Extensions: false, extendedLengthAPDUs: false)
             : LinkCapabilities(maxResponseLength: 258, passesType2Extensions: false, extendedLengthAPDUs: false)
     }
@@ -116,6 +140,9 @@ public final class PCSCTransport: TagTransport, @unchecked Sendable {
 
     public func transceive(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
         guard isCurrent else { throw .objectRemoved }
+        if let passThrough {
+            return try passThrough.answer(try await transmit(passThrough.command(command, platform: platform)), platform: platform)
+        }
         if platform == .mifareClassic { return try await mifareClassic(command) }
         if platform == .type5 { return try await type5(command) }
         guard platform == .type2 else { return try await transmit(command) }
@@ -150,6 +177,7 @@ public final class PCSCTransport: TagTransport, @unchecked Sendable {
     }
 
     func transmit(_ apdu: [UInt8]) async throws(TransportError) -> [UInt8] {
+        exchangeCount.add(1, ordering: .relaxed)
         do {
             return try await card.transmit(apdu, maxResponse: 258 + 2)
         } catch {

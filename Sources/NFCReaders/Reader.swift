@@ -84,9 +84,20 @@ public struct DetectedObject: Sendable {
     /// (identify and read), so another program sharing the card cannot interleave its commands.
     public func readNDEF() async throws(TagReadError) -> TagReading {
         if let pcsc = transport as? PCSCTransport {
-            return try await pcsc.transacted { () async throws(TagReadError) in try await readByPlatform() }
+            return try await pcsc.transacted { () async throws(TagReadError) in try await readWithPassThrough(pcsc) }
         }
         return try await readByPlatform()
+    }
+
+    /// The read between the reader's pass-through probe (and Part 3 session start) and the session's end.
+    private func readWithPassThrough(_ pcsc: PCSCTransport) async throws(TagReadError) -> TagReading {
+        do { try await pcsc.openPassThrough() } catch {
+            throw error == .objectRemoved ? .objectRemoved(roundTrips: 0) : .transport(error)
+        }
+        let result: Result<TagReading, TagReadError>
+        do { result = .success(try await readByPlatform()) } catch { result = .failure(error) }
+        await pcsc.closePassThrough()
+        return try result.get()
     }
 
     private func readByPlatform() async throws(TagReadError) -> TagReading {
@@ -108,13 +119,13 @@ public struct DetectedObject: Sendable {
         }
     }
 
-    /// PC/SC Part 3 maps READ BINARY of storage cards, not Topaz RID/RALL/RSEG or FeliCa Check
-    /// frames, and vendors' pass-through commands differ from reader to reader: Types 1 and 3 are
-    /// read through libnfc (PN53x) only.
+    /// PC/SC Part 3 storage-card APDUs map READ BINARY, not Topaz RID/RALL/RSEG or FeliCa Check
+    /// frames: over PC/SC, Types 1 and 3 need the reader's pass-through (``ReaderPassThrough``:
+    /// ACR122U direct transmit for both, Part 3 transparent exchange for FeliCa).
     private static func unlessPCSC(_ transport: any TagTransport, _ kind: String,
                                    _ read: () async throws(TagReadError) -> TagReading) async throws(TagReadError) -> TagReading {
-        guard !(transport is PCSCTransport) else {
-            throw .unsupported("reading \(kind) objects over PC/SC; use a libnfc reader (PN53x) for them")
+        if let pcsc = transport as? PCSCTransport, pcsc.passThrough == nil {
+            throw .unsupported("reading \(kind) objects through this PC/SC reader: it passes no frames to them (ACR122U direct transmit reaches Types 1 and 3, PC/SC Part 3 transparent exchange Type 3); use such a reader, or a libnfc reader (PN53x)")
         }
         return try await read()
     }

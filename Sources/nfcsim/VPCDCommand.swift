@@ -59,7 +59,7 @@ struct VPCDCommand: ParsableCommand {
 
     enum ObjectType: String, ExpressibleByArgument, CaseIterable {
         case ntag203, ntag210, ntag212, ntag213, ntag215, ntag216, ultralight, ultralightc, mf0ul11, mf0ul21
-        case type4, classic1k, classic4k, icodeslix, icodeslix2, st25dv04k
+        case type4, classic1k, classic4k, icodeslix, icodeslix2, st25dv04k, topaz96, topaz512, felica
 
         var product: Type2Product? { namedType2Product(rawValue) }
 
@@ -82,8 +82,11 @@ struct VPCDCommand: ParsableCommand {
 
     @OptionGroup var object: ObjectOptions
 
-    @Option(help: "The object: ntag213 (the default), ntag203, ntag210, ntag212, ntag215, ntag216, ultralight, ultralightc, mf0ul11 or mf0ul21 (Ultralight EV1) (Type 2), type4 (ISO-DEP), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors), icodeslix, icodeslix2 or st25dv04k (Type 5, ISO 15693). With --dump, only for raw images: other dumps name their chip.")
+    @Option(help: "The object: ntag213 (the default), ntag203, ntag210, ntag212, ntag215, ntag216, ultralight, ultralightc, mf0ul11 or mf0ul21 (Ultralight EV1) (Type 2), type4 (ISO-DEP), classic1k or classic4k (MIFARE Classic with MAD and NDEF sectors), icodeslix, icodeslix2 or st25dv04k (Type 5, ISO 15693), topaz96 or topaz512 (Type 1) or felica (a FeliCa Lite-S, Type 3): Types 1 and 3 only a reader's pass-through reads (--reader acr122u; part3 for FeliCa). With --dump, only for raw images: other dumps name their chip.")
     var type: ObjectType?
+
+    @Option(help: "The reader it plays: storage-card (storage-card commands only, the default), acr122u (also direct transmit to its PN532) or part3 (also PC/SC Part 3 transparent exchange).")
+    var reader: VPCDReaderPersonality = .storageCard
 
     @Option(help: "The vpcd reader's TCP port (the DEVICENAME /dev/null:PORT of its reader.conf entry).")
     var port: Int = 35963
@@ -114,7 +117,7 @@ struct VPCDCommand: ParsableCommand {
         let summary: String
         do {
             if let dumped {
-                (card, summary) = try Self.card(dumped, path: object.dump ?? "")
+                (card, summary) = try Self.card(dumped, path: object.dump ?? "", reader: reader)
                 if self.type != nil, dumped.format != .raw { writeLine("nfcsim: --type is ignored: the chip is the dump's") }
             } else if let product = type.product {
                 let tag = if let imageBytes = content.image {
@@ -122,13 +125,21 @@ struct VPCDCommand: ParsableCommand {
                 } else {
                     try VirtualType2Tag(product: product, uid: uidBytes ?? VirtualType2Tag.defaultUID, message: message)
                 }
-                card = VPCDType2Card(tag: tag)
-                summary = "\(product.name) UID \(Self.hex(tag.uid)) as a PC/SC contactless storage card"
+                card = reader.present(VPCDType2Card(tag: tag))
+                summary = "\(product.name) UID \(Self.hex(tag.uid)) \(reader.summary)"
             } else if type == .classic1k || type == .classic4k {
                 let chip = try VirtualMifareClassic(size: type == .classic1k ? .classic1K : .classic4K,
                                                     uid: uidBytes.map { Array($0.suffix(4)) } ?? MifareClassicImage.defaultUID, message: message)
-                card = VPCDMifareClassicCard(chip: chip)
-                summary = "\(chip.size.name) UID \(Self.hex(chip.uid)) as a PC/SC contactless storage card"
+                card = reader.present(VPCDMifareClassicCard(chip: chip))
+                summary = "\(chip.size.name) UID \(Self.hex(chip.uid)) \(reader.summary)"
+            } else if type == .topaz96 || type == .topaz512 {
+                let tag = try VirtualType1Tag(product: type == .topaz96 ? .topaz96 : .topaz512, uid: uidBytes ?? VirtualType1Tag.defaultUID, message: message)
+                card = reader.present(tag.vpcdCard)
+                summary = "\(tag.product.name) UID \(Self.hex(tag.uid)) \(reader.summary)"
+            } else if type == .felica {
+                let tag = try VirtualType3Tag(message: message)
+                card = reader.present(tag.vpcdCard)
+                summary = "FeliCa Lite-S IDm \(Self.hex(tag.idm)) \(reader.summary)"
             } else if let product = type.type5Product {
                 let chip = try VirtualType5Tag(product: product, message: message)
                 card = VPCDType5Card(chip: chip)
@@ -169,27 +180,43 @@ struct VPCDCommand: ParsableCommand {
         }
     }
 
-    /// The PC/SC card a dump describes: Type 2, MIFARE Classic and ISO 15693 as storage cards; a
-    /// FeliCa is read through libnfc (nfcsim pn532).
-    static func card(_ dump: Dump, path: String) throws -> (any VPCDCard, String) {
-        let from = "from the \(dump.format.rawValue) dump, as a PC/SC contactless storage card"
+    /// The PC/SC card a dump describes, in `reader`: Type 2, MIFARE Classic and ISO 15693 as
+    /// storage cards; a FeliCa only where the reader passes frames to it.
+    static func card(_ dump: Dump, path: String, reader: VPCDReaderPersonality) throws -> (any VPCDCard, String) {
+        let from = "from the \(dump.format.rawValue) dump, \(reader.summary)"
         switch dump.chip {
         case .type2(let chip):
             let tag = try chip.virtualTag()
-            return (VPCDType2Card(tag: tag), "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
+            return (reader.present(VPCDType2Card(tag: tag)), "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
         case .classic(let chip):
             let tag = try chip.virtualChip()
-            return (VPCDMifareClassicCard(chip: tag), "\(tag.size.name) UID \(hex(tag.uid)) \(from)")
+            return (reader.present(VPCDMifareClassicCard(chip: tag)), "\(tag.size.name) UID \(hex(tag.uid)) \(from)")
         case .type5(let chip):
             let tag = try chip.virtualTag()
-            return (VPCDType5Card(chip: tag), "\(tag.product.name) (ISO 15693) UID \(hex(tag.uid)) \(from)")
-        case .felica:
-            throw ContentFailure(status: 65, message: "\(path) holds a FeliCa, which nfcsim presents through a PN532 only; use nfcsim pn532 --dump \(path)")
+            let summary = "\(tag.product.name) (ISO 15693) UID \(hex(tag.uid)) from the \(dump.format.rawValue) dump, as a PC/SC contactless storage card"
+            return (VPCDType5Card(chip: tag), summary)
+        case .felica(let chip):
+            guard reader != .storageCard else {
+                throw ContentFailure(status: 65, message: "\(path) holds a FeliCa, which a storage-card reader cannot read; use nfcsim vpcd --reader acr122u (or part3) --dump \(path), or nfcsim pn532 --dump \(path)")
+            }
+            let tag = try chip.virtualTag()
+            return (reader.present(tag.vpcdCard), "FeliCa IDm \(hex(tag.idm)) \(from)")
         }
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]]) }.joined(separator: " ")
+    }
+}
+
+extension VPCDReaderPersonality: ExpressibleByArgument {
+    /// How the start line names the reader.
+    var summary: String {
+        switch self {
+        case .storageCard: "as a PC/SC contactless storage card"
+        case .acr122u: "in an ACR122U (storage card and direct transmit)"
+        case .part3: "in a PC/SC Part 3 reader (storage card and transparent exchange)"
+        }
     }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
-    python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop,dumps}/
+    python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop,dumps,
+                                        #   pn532frame,vpcdmessage,passthrough}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -493,6 +494,75 @@ def tagread_seeds():
     seeds['classic-refused'] = bytes([5, 0x10]) + answer(b'\x04')
     return seeds
 
+def pn532_frame(tfi, data):
+    """A PN532 information frame (normal, or extended past 254 bytes) as on the wire."""
+    length = len(data) + 1
+    if length < 0xFF:
+        head = bytes([0x00, 0x00, 0xFF, length, (-length) & 0xFF])
+    else:
+        hi, lo = length >> 8, length & 0xFF
+        head = bytes([0x00, 0x00, 0xFF, 0xFF, 0xFF, hi, lo, (-(hi + lo)) & 0xFF])
+    return head + bytes([tfi]) + data + bytes([(-(tfi + sum(data))) & 0xFF, 0x00])
+
+
+def pn532frame_seeds():
+    """Host sessions as libnfc's pn532_uart writes them (first byte: how the rest is cut into
+    reads), and a few broken frames (see targets/pn532frame.swift)."""
+    host = lambda code, params=b'': pn532_frame(0xD4, bytes([code]) + params)
+    ack = bytes([0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00])
+    wake = bytes([0x55, 0x55, 0x00, 0x00, 0x00])
+    listing = host(0x4A, b'\x01\x00')
+    return {
+        'init': b'\x03' + wake + host(0x14, b'\x01\x14\x01') + host(0x02) + host(0x06, b'\x63\x02\x63\x03'),
+        'list-and-exchange': b'\x00' + listing + host(0x40, b'\x01\x00\xa4\x04\x00\x07\xd2\x76\x00\x00\x85\x01\x01\x00'),
+        'communicate-thru': b'\x07' + host(0x08, b'\x63\x02\x80\x63\x03\x80') + listing + host(0x42, b'\x02\x00\xa4'),
+        'autopoll': b'\x01' + host(0x60, b'\x01\x01\x00\x10\x20') + ack,
+        'extended': b'\x0f' + pn532_frame(0xD4, b'\x40\x01' + bytes(range(256)) + b'\x00' * 6),
+        'nack-error': b'\x02' + bytes([0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]) + bytes([0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]),
+        'bad-checksums': b'\x05' + bytes([0x00, 0x00, 0xFF, 0x03, 0x00, 0xD4, 0x02, 0x2A, 0x00]) + bytes([0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x00, 0x00]),
+        'jewel-felica': b'\x0b' + host(0x4A, b'\x01\x04') + host(0x4A, b'\x01\x01\x00\xff\xff\x01\x00') + host(0x40, b'\x01\x06\x00\x01\x0b\x00\x01\x80\x00'),
+        # An extended frame of TFI 7F alone: its normal form is the error frame (found by the target).
+        'extended-error-lookalike': b'\x02' + bytes.fromhex('0000ffffff0001ff7f8100'),
+        'select-release': b'\x04' + listing + host(0x44, b'\x01') + host(0x54, b'\x01') + host(0x52, b'\x00') + host(0x16, b'\x20'),
+    }
+
+
+def vpcd(payload):
+    return struct.pack('>H', len(payload)) + payload
+
+
+def vpcdmessage_seeds():
+    """What pcscd's vpcd driver sends: control codes and APDUs (first byte: read size - 1)."""
+    return {
+        'power-atr': b'\x00' + vpcd(b'\x01') + vpcd(b'\x04') + vpcd(b'\x00'),
+        'apdus': b'\x02' + vpcd(b'\xff\xca\x00\x00\x00') + vpcd(b'\xff\xb0\x00\x04\x10') + vpcd(b'\x00\xa4\x04\x00\x07\xd2\x76\x00\x00\x85\x01\x01\x00'),
+        'pass-through': b'\x10' + vpcd(b'\xff\x00\x00\x00\x03\xd4\x42\x60') + vpcd(b'\xff\xc2\x00\x00\x02\x81\x00\x00'),
+        'unknown-control-and-empty': b'\x00' + vpcd(b'\x09') + vpcd(b'') + vpcd(b'\x02'),
+        'cut-short': b'\x01' + vpcd(b'\xff\xca\x00\x00\x00') + b'\x01\x00\xff',
+    }
+
+
+def passthrough_seeds():
+    """Answers of readers' pass-throughs (see targets/passthrough.swift)."""
+    ok = b'\x90\x00'
+    c0 = lambda index=0, sw=b'\x90\x00': b'\xc0\x03' + bytes([index]) + sw
+    do = lambda tag, value: tag + (bytes([len(value)]) if len(value) < 0x80 else b'\x81' + bytes([len(value)])) + value
+    return {
+        'acr122u-firmware': b'\xd5\x03\x32\x01\x06\x07' + ok,
+        'acr122u-get-version': b'\xd5\x43\x00\x00\x04\x04\x02\x01\x00\x13\x03' + ok,
+        'acr122u-fast-read': b'\xd5\x43\x00' + bytes(range(252)) + ok,
+        'acr122u-timeout': b'\xd5\x43\x01' + ok,
+        'acr122u-nak': b'\xd5\x43\x02' + ok,
+        'acr122u-data-exchange': b'\xd5\x41\x00\x11\x48\x92\x4b\x1c\x33' + ok,
+        'failed': b'\x63\x00',
+        'not-supported': b'\x6d\x00',
+        'session-started': c0() + ok,
+        'transparent-answer': c0() + do(b'\x97', bytes(range(200))) + ok,
+        'transparent-silence': c0(2, b'\x64\x01') + ok,
+        'transparent-unknown': c0(1, b'\x6a\x81') + ok,
+        'transparent-two-byte-tags': b'\x5f\x46\x04\xa0\x86\x01\x00' + c0() + b'\x97\x82\x00\x01\x0a' + ok,
+    }
+
 
 def hexs(data, sep=' '):
     return sep.join('%02X' % b for b in data)
@@ -582,7 +652,8 @@ def json_text(value):
 def main():
     targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds(), 'tagread': tagread_seeds(),
                'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds(),
-               'desktop': desktop_seeds(), 'dumps': dumps_seeds()}
+               'desktop': desktop_seeds(), 'dumps': dumps_seeds(), 'pn532frame': pn532frame_seeds(),
+               'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

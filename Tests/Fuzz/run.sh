@@ -3,9 +3,10 @@
 #
 # Usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  how long each target runs (default 60)
-#   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads), options, config,
-#            rfkill (daemon), desktop (desktop entries and Exec lines), dumps (nfcsim's dump files)
-#            (default: all of them, one after the other)
+#   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads), passthrough (what a
+#            PC/SC reader's pass-through answers), options, config, rfkill (daemon), desktop
+#            (desktop entries and Exec lines), dumps (nfcsim's dump files), pn532frame, vpcdmessage
+#            (what the simulators' hosts send) (default: all of them, one after the other)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_ARGS (extra libFuzzer arguments, e.g. "-jobs=2" or "-dict=...").
 #
@@ -14,10 +15,10 @@
 # targets are linked against the NDEF module (every file of Sources/NDEF, built once as its own
 # module so the targets see only its public API); tagread also against NFCTags, built the same way
 # on top of it (every Type 1-5 and MIFARE Classic read over a transport answering from the
-# fuzzer's bytes). The daemon targets (options: the D-Bus method
+# fuzzer's bytes), and passthrough too. The daemon targets (options: the D-Bus method
 # arguments, any a{sv}; config: nfcscand.conf; rfkill: /dev/rfkill records) reach the daemon's
 # internal decoders with @testable import NFCDaemon, so they are linked against NFCDaemon and
-# everything it depends on (the dumps target: DumpFile of NFCSim, its public API), built by SwiftPM in release mode with -enable-testing in its own
+# everything it depends on (the dumps, pn532frame and vpcdmessage targets: NFCSim's public API), built by SwiftPM in release mode with -enable-testing in its own
 # scratch path (.build/fuzz/spm; a first build takes minutes, later ones only rebuild what
 # changed). Everything is compiled with -sanitize=fuzzer,address: the libFuzzer and ASan runtimes
 # come with the Swift toolchain (lib/clang/*/lib/linux); the daemon targets need nothing more than
@@ -35,10 +36,10 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 ndef_targets=(message tlv cc)
-tag_targets=(tagread)
+tag_targets=(tagread passthrough)
 daemon_targets=(options config rfkill)
 desktop_targets=(desktop)
-sim_targets=(dumps)
+sim_targets=(dumps pn532frame vpcdmessage)
 all_targets=("${ndef_targets[@]}" "${tag_targets[@]}" "${daemon_targets[@]}" "${desktop_targets[@]}" "${sim_targets[@]}")
 
 seconds="${1:-60}"

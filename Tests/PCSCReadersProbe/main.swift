@@ -62,8 +62,13 @@ do {
                     try await Task.sleep(for: .seconds(Double(arguments[1])!))
                 }
                 do {
+                    let started = ContinuousClock.now
                     let reading = try await object.readNDEF()
-                    say("ndef=\(hex(reading.ndefBytes)) roundTrips=\(reading.roundTrips) capacity=\(reading.capacity) uid=\(hex(reading.uid ?? []))")
+                    let took = ContinuousClock.now - started
+                    let pcsc = object.transport as? PCSCTransport
+                    say("ndef=\(hex(reading.ndefBytes)) roundTrips=\(reading.roundTrips) capacity=\(reading.capacity) uid=\(hex(reading.uid ?? [])) "
+                        + "apdus=\(pcsc?.exchanges ?? 0) link=\(pcsc?.passThrough?.rawValue ?? "storage-card") product=\(reading.product ?? "-") "
+                        + "readUs=\(took.components.seconds * 1_000_000 + took.components.attoseconds / 1_000_000_000_000)")
                 } catch {
                     say("readError=\(error)")
                 }

@@ -68,6 +68,14 @@ public struct PN532Emulator: Sendable {
         self.departure = departure
     }
 
+    /// Lets `body` change the target in the field when it is a `T` (a reader that embeds the
+    /// chip also answers its own commands from the same object); nil otherwise.
+    public mutating func withTarget<T: PN532Target, R>(as type: T.Type, _ body: (inout T) -> R) -> R? {
+        guard var object = target as? T else { return nil }
+        defer { target = object }
+        return body(&object)
+    }
+
     /// Whether the object is in the field at `now`.
     public func objectPresent(at now: ContinuousClock.Instant) -> Bool {
         guard let target, target.isPresent else { return false }
@@ -124,22 +132,43 @@ public struct PN532Emulator: Sendable {
             guard tfi == PN532Frame.hostToChip, let code = data.first else {
                 return Answer(immediate: PN532Frame.ack.encoded + PN532Frame.error.encoded)
             }
-            let parameters = Array(data.dropFirst())
-            poweredDown = false
-            runningPoll = nil
-            switch respond(code: code, parameters, now: now) {
-            case .now(var payload):
-                // The chip's buffer holds 262 bytes: a longer reply is an overflow, never a crash.
-                if let bytes = payload, bytes.count + 2 > PN532Frame.extendedLengthLimit {
-                    payload = code == Command.inDataExchange.rawValue || code == Command.inCommunicateThru.rawValue
-                        ? [Status.bufferOverflow.rawValue] : nil
-                }
+            switch run(code: code, Array(data.dropFirst()), now: now) {
+            case .now(let payload):
                 let response = payload.map { PN532Frame.response(code &+ 1, $0).encoded } ?? PN532Frame.error.encoded
                 lastResponse = response
                 return Answer(immediate: PN532Frame.ack.encoded + response)
             case .running:
                 return Answer(immediate: PN532Frame.ack.encoded)
             }
+        }
+    }
+
+    /// One command without the frame around it (a reader that embeds the chip, such as the
+    /// ACR122U, passes the host's `D4 <code> <parameters>` to it): the response payload after
+    /// the response code, or nil when the chip answers with an error frame.
+    public mutating func command(code: UInt8, _ parameters: [UInt8], now: ContinuousClock.Instant = .now) -> [UInt8]? {
+        switch run(code: code, parameters, now: now) {
+        case .now(let payload): return payload
+        case .running:
+            // InAutoPoll with nothing in the field: a synchronous caller gets "no target".
+            runningPoll = nil
+            return [0x00]
+        }
+    }
+
+    private mutating func run(code: UInt8, _ parameters: [UInt8], now: ContinuousClock.Instant) -> Outcome {
+        poweredDown = false
+        runningPoll = nil
+        switch respond(code: code, parameters, now: now) {
+        case .now(var payload):
+            // The chip's buffer holds 262 bytes: a longer reply is an overflow, never a crash.
+            if let bytes = payload, bytes.count + 2 > PN532Frame.extendedLengthLimit {
+                payload = code == Command.inDataExchange.rawValue || code == Command.inCommunicateThru.rawValue
+                    ? [Status.bufferOverflow.rawValue] : nil
+            }
+            return .now(payload)
+        case .running:
+            return .running
         }
     }
 

@@ -14,7 +14,14 @@ public struct PN532VirtualObjectTarget<Object: VirtualObject>: PN532Target {
     public mutating func activate() -> Bool { object.reactivate() }
 
     public mutating func exchange(_ command: [UInt8]) -> PN532TargetReply {
-        switch object.respond(to: command) {
+        object.respond(to: command).pn532
+    }
+}
+
+extension VirtualReply {
+    /// The answer as the PN532 receives it on the air.
+    public var pn532: PN532TargetReply {
+        switch self {
         case .frame(let bytes): .data(bytes)
         case .nak(let code): .nak(code)
         case .silence: .silence
