@@ -10,6 +10,8 @@ public enum Type2Command: Hashable, Sendable {
     public static let getVersionCode: UInt8 = 0x60
     public static let readCode: UInt8 = 0x30
     public static let fastReadCode: UInt8 = 0x3A
+    /// 0xA2: WRITE of one 4-byte page (``Type2PageWrite``).
+    public static let writeCode: UInt8 = 0xA2
 
     /// Bytes the chip answers with when it accepts the command.
     public var expectedResponseLength: Int {

@@ -45,8 +45,7 @@ public enum Type2Tag {
         let cc: Type2CapabilityContainer
         do { cc = try Type2CapabilityContainer(memory.bytes.prefix(4)) } catch { throw .capabilityContainer(error) }
         guard cc.read == .granted else { throw .readAccessDenied }
-        let addressable = (lastAddressablePage - ccPage) * Type2Product.pageSize
-        let capacity = min(cc.dataAreaSize, product?.userMemory ?? cc.dataAreaSize, addressable)
+        let capacity = capacity(of: cc, userMemory: product?.userMemory)
         let lastDataPage = ccPage + capacity / Type2Product.pageSize
 
         // Walk the TLVs on what has been read; read on as far as they need.
@@ -108,12 +107,26 @@ public enum Type2Tag {
     static func checkReservedAreas(_ blocks: [TLVBlock], around ndef: TLVBlock, data: [UInt8]) throws(TagReadError) {
         let message = (dataAreaStart + ndef.offset)..<(dataAreaStart + ndef.valueRange.upperBound)
         for block in blocks where block.tag == .lockControl || block.tag == .memoryControl {
-            let control: MemoryControl
-            do { control = try MemoryControl(value: data[block.valueRange]) } catch { throw .memory(error) }
-            let bytes = block.tag == .lockControl ? (control.size + 7) / 8 : control.size
-            let reserved = control.byteAddress..<(control.byteAddress + bytes)
-            if reserved.overlaps(message) { throw .reservedAreaInsideMessage(byteAddress: control.byteAddress) }
+            let reserved: Range<Int>
+            do { reserved = try reservedArea(of: block, data: data) } catch { throw .memory(error) }
+            if reserved.overlaps(message) { throw .reservedAreaInsideMessage(byteAddress: reserved.lowerBound) }
         }
+    }
+
+    /// The data area's size: the capability container's, bounded by the chip's user memory from
+    /// GET_VERSION (so an overstating CC cannot reach configuration pages) and by what a one-byte
+    /// page address reaches.
+    static func capacity(of cc: Type2CapabilityContainer, userMemory: Int?) -> Int {
+        let addressable = (lastAddressablePage - ccPage) * Type2Product.pageSize
+        return min(cc.dataAreaSize, userMemory ?? cc.dataAreaSize, addressable)
+    }
+
+    /// The byte addresses (from page 0) a Lock or Memory Control TLV in `data` reserves: lock
+    /// bits round up to whole bytes.
+    static func reservedArea(of block: TLVBlock, data: [UInt8]) throws(TLVError) -> Range<Int> {
+        let control = try MemoryControl(value: data[block.valueRange])
+        let bytes = block.tag == .lockControl ? (control.size + 7) / 8 : control.size
+        return control.byteAddress..<(control.byteAddress + bytes)
     }
 }
 
