@@ -108,7 +108,9 @@ let package = Package(
         .testTarget(name: "NDEFReportTests", dependencies: ["NDEF", "NDEFReport"]),
         .testTarget(name: "LibNFCTests", dependencies: ["LibNFC", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["NDEF", "TestSupport"]),
-        .testTarget(name: "NFCTagsTests", dependencies: ["NDEF", "NFCTags", "NFCSim"]),
+        .testTarget(name: "NFCTagsTests", dependencies: [
+            "NDEF", "NFCTags", "NFCSim", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         // The dump formats nfcsim --dump reads: parsing, the chips they make, hostile files.
         .testTarget(name: "NFCSimDumpTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "TestSupport"]),
         .testTarget(name: "NFCSimPN532Tests", dependencies: ["NDEF", "NFCTags", "NFCSim", "TestSupport"]),
