@@ -84,7 +84,7 @@ public struct VirtualType2Tag: VirtualObject {
 
     public mutating func respond(to frame: [UInt8]) -> VirtualReply {
         guard presence.admit(), !isIdle else { return .silence }
-        let reply = answer(frame)
+        let reply = frame.first == Type2Command.writeCode ? store(frame) : answer(frame)
         if case .frame = reply { return reply }
         isIdle = true
         return reply
@@ -115,6 +115,27 @@ public struct VirtualType2Tag: VirtualObject {
         case nil:
             return unknownCommandReply
         }
+    }
+
+    /// WRITE (A2 page b0 b1 b2 b3): pages 0–1 (UID) are read-only; the lock bytes (page 2 bytes
+    /// 2–3) and the CC (page 3) are one-time programmable, so bits are ORed in; other pages are
+    /// replaced. The ACK crosses as an empty frame, as a PN53x InDataExchange returns it. Lock bits
+    /// and password protection are not enforced yet.
+    private mutating func store(_ frame: [UInt8]) -> VirtualReply {
+        let page = Int(frame.count == 6 ? frame[1] : 0)
+        guard frame.count == 6, page >= 2, page < product.totalPages else {
+            return .nak(Type2Acknowledgement.invalidArgument.rawValue)
+        }
+        let start = page * Type2Product.pageSize
+        for index in 0..<Type2Product.pageSize {
+            let byte = frame[2 + index]
+            switch page {
+            case 2: if index >= 2 { memory[start + index] |= byte }
+            case 3: memory[start + index] |= byte
+            default: memory[start + index] = byte
+            }
+        }
+        return .frame([])
     }
 
     private func page(_ number: Int) -> ArraySlice<UInt8> {

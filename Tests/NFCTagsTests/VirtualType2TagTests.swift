@@ -55,7 +55,14 @@ import Testing
         #expect(tag.respond(to: [0x3A, 0x00, 0x2D]) == .nak(0x0))    // end past the last page
         #expect(tag.reactivate() == true)
         #expect(tag.respond(to: [0x3A, 0x00, 0x2C]) == .frame(tag.memory))
-        #expect(tag.respond(to: [0xA2, 0x04, 1, 2, 3, 4]) == .nak(0x0))   // WRITE: not simulated
+        #expect(tag.respond(to: [0xA2, 0x04, 1, 2, 3, 4]) == .frame([]))  // WRITE: ACK, as a PN53x passes it
+        #expect(Array(tag.memory[16..<20]) == [1, 2, 3, 4])
+        #expect(tag.respond(to: [0xA2, 0x2D, 1, 2, 3, 4]) == .nak(0x0))   // past the last page
+        #expect(tag.reactivate() == true)
+        #expect(tag.respond(to: [0xA2, 0x01, 1, 2, 3, 4]) == .nak(0x0))   // the UID is read-only
+        #expect(tag.reactivate() == true)
+        #expect(tag.respond(to: [0xA2, 0x03, 0x00, 0x00, 0x00, 0x0F]) == .frame([]))
+        #expect(Array(tag.memory[12..<16]) == [0xE1, 0x10, 0x12, 0x0F])  // the CC is OTP: bits ORed in
     }
 
     @Test func ultralightHasNoFastRead() throws {
