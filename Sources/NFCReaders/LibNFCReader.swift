@@ -214,6 +214,6 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
         }
         let platform = DetectedObject.platform(for: technology)
         let transport = LibNFCTransport(device: device, target: target, platform: platform)
-        return (DetectedObject(identifier: target.identifier, technology: technology, platform: platform, transport: transport), transport)
+        return (DetectedObject(identifier: target.identifier, technology: technology, platform: platform, link: transport), transport)
     }
 }

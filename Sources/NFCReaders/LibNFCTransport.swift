@@ -95,3 +95,20 @@ public final class LibNFCTransport: TagTransport, @unchecked Sendable {
         }
     }
 }
+
+/// A libnfc target as the drivers' link: an operation marks a read in progress, so the reader's
+/// presence check (which re-selects the object and would end a MIFARE Classic authentication)
+/// keeps out of its way. No other program reaches a device nfcscan holds.
+extension LibNFCTransport: ObjectLink {
+    public func exclusive<T: Sendable>(_ body: () async -> T) async throws(TransportError) -> T {
+        beginRead()
+        defer { endRead() }
+        return await body()
+    }
+
+    public func release() async {}
+
+    public func unreachable(_ platform: TagPlatform) -> TagReadError? {
+        platform == .type5 ? DetectedObject.type5Unreachable : nil
+    }
+}

@@ -200,7 +200,7 @@ public final class PCSCReader: Reader, @unchecked Sendable {
                     if let present {
                         setStatus(.objectPresent)
                         continuation.yield(.arrived(DetectedObject(identifier: present.identifier, technology: .other(present.identity.description),
-                                                                   platform: present.transport.platform, transport: present.transport)))
+                                                                   platform: present.transport.platform, link: present.transport)))
                     }
                 }
                 lastCount = count

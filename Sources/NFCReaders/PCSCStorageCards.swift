@@ -75,19 +75,4 @@ extension DetectedObject {
     /// Why a Type 5 (ISO 15693) object cannot be read through libnfc.
     public static let type5Unreachable = TagReadError.unsupported(
         "reading Type 5 (ISO 15693) objects through libnfc: PN53x readers have no ISO 15693 radio; use a PC/SC reader that offers ISO 15693")
-
-    /// MIFARE Classic through either backend: the size from the SAK (libnfc) or the ATR's card
-    /// name (PC/SC); the link maps AUTHENTICATE and READ.
-    func readMifareClassic() async throws(TagReadError) -> TagReading {
-        var size: MifareClassicSize?
-        if case .iso14443A(_, let sak, _) = technology { size = MifareClassicSize(sak: sak) }
-        if let transport = transport as? PCSCTransport { size = transport.mifareClassicSize }
-        return try await MifareClassicTag.readNDEF(over: transport, uid: identifier, size: size)
-    }
-
-    /// Type 5 through PC/SC only (READ SINGLE BLOCK as FF B0; the CC gives the size).
-    func readType5() async throws(TagReadError) -> TagReading {
-        guard transport is PCSCTransport else { throw Self.type5Unreachable }
-        return try await Type5Tag.readNDEF(over: transport, uid: identifier, systemInformation: false)
-    }
 }

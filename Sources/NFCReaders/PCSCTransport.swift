@@ -23,7 +23,7 @@ import Synchronization
 /// pcscd lets several programs share a card; without a transaction another program's commands can
 /// land between two of ours (its SELECT between our SELECT and READ BINARY: "status 6986"). So
 /// each multi-command use of the card (identifying it, reading it) runs inside one PC/SC
-/// transaction (``transacted(_:)``); a program that holds one makes the read wait until it ends.
+/// transaction (``exclusive(_:)``); a program that holds one makes the read wait until it ends.
 /// Limit: pcsc-lite gives no way to give up that wait; it ends when the other program ends its
 /// transaction or the card leaves, and meanwhile this reader's card context is busy.
 public final class PCSCTransport: TagTransport, @unchecked Sendable {
@@ -77,21 +77,9 @@ public final class PCSCTransport: TagTransport, @unchecked Sendable {
 
     /// Done with the card: disconnects (leaving it powered, in place) so another client may
     /// connect to it, even exclusively; later exchanges are ``TransportError/objectRemoved``.
-    func release() async {
+    public func release() async {
         retire()
         await card.disconnect(.leave)
-    }
-
-    /// Runs `body` (a whole read) inside one PC/SC transaction, so no other client's commands
-    /// land between its exchanges. The transaction ends whatever `body` does.
-    func transacted<T>(_ body: () async throws(TagReadError) -> T) async throws(TagReadError) -> T {
-        do { try await beginTransaction() } catch {
-            throw error == .objectRemoved ? .objectRemoved(roundTrips: 0) : .transport(error)
-        }
-        let result: Result<T, TagReadError>
-        do { result = .success(try await body()) } catch { result = .failure(error) }
-        await endTransaction()
-        return try result.get()
     }
 
     /// The UID, from the Part 3 GET DATA `FF CA 00 00 00` (empty when the reader does not say),
@@ -204,5 +192,41 @@ public final class PCSCTransport: TagTransport, @unchecked Sendable {
         case .notTransacted, .unresponsiveCard, .unpoweredCard, .timeout: .timeout
         default: .protocolError(error.description)
         }
+    }
+}
+
+/// A PC/SC card as the drivers' link: each operation inside one PC/SC transaction with the
+/// reader's pass-through probed (once per reader) and its Part 3 session open, so another program
+/// sharing the card cannot interleave its commands.
+extension PCSCTransport: ObjectLink {
+    public func exclusive<T: Sendable>(_ body: () async -> T) async throws(TransportError) -> T {
+        try await beginTransaction()
+        do { try await openPassThrough() } catch {
+            await endTransaction()
+            throw error
+        }
+        let result = await body()
+        await closePassThrough()
+        await endTransaction()
+        return result
+    }
+
+    /// Part 3 storage-card APDUs map READ/UPDATE BINARY, not Topaz RID/RALL/RSEG or FeliCa Check
+    /// frames: Types 1 and 3 need the reader's pass-through (``ReaderPassThrough``: ACR122U
+    /// direct transmit for both, Part 3 transparent exchange for FeliCa).
+    public func unreachable(_ platform: TagPlatform) -> TagReadError? {
+        let kind: String
+        switch platform {
+        case .type1: kind = "Type 1 (Topaz/Jewel)"
+        case .type3: kind = "Type 3 (FeliCa)"
+        default: return nil
+        }
+        guard passThrough == nil else { return nil }
+        return .unsupported("reading \(kind) objects through this PC/SC reader: it passes no frames to them (ACR122U direct transmit reaches Types 1 and 3, PC/SC Part 3 transparent exchange Type 3); use such a reader, or a libnfc reader (PN53x)")
+    }
+
+    /// The Classic size from the ATR's card name; Type 5 system information has no Part 3 mapping.
+    public func driverContext(uid: [UInt8], technology: DetectedObject.Technology) -> DriverContext {
+        DriverContext(uid: uid, classicSize: mifareClassicSize ?? technology.classicSize, type5SystemInformation: false)
     }
 }

@@ -62,14 +62,22 @@ public struct DetectedObject: Sendable {
     /// type A object with SAK 00 (NTAG, Ultralight), Type 4 for ISO-DEP (SAK bit 0x20), Type 3
     /// for FeliCa, Type 1 for Jewel/Topaz, MIFARE Classic for SAK 08/18/09; nil for other objects.
     public var platform: TagPlatform?
+    /// The link to the object, with what its backend adds around a whole operation.
+    public let link: any ObjectLink
     /// Raw command frames to the object (Type 2 commands, or APDUs for ISO-DEP).
-    public var transport: any TagTransport
+    public var transport: any TagTransport { link }
 
-    public init(identifier: [UInt8], technology: Technology, platform: TagPlatform?, transport: any TagTransport) {
+    public init(identifier: [UInt8], technology: Technology, platform: TagPlatform?, link: any ObjectLink) {
         self.identifier = identifier
         self.technology = technology
         self.platform = platform
-        self.transport = transport
+        self.link = link
+    }
+
+    /// An object reached over a plain transport (a simulated one): see ``DirectLink``.
+    public init(identifier: [UInt8], technology: Technology, platform: TagPlatform?, transport: any TagTransport,
+                refusing refused: [TagPlatform: TagReadError] = [:]) {
+        self.init(identifier: identifier, technology: technology, platform: platform, link: DirectLink(transport, refusing: refused))
     }
 
     /// Lets go of the object once it has been read: a PC/SC card is disconnected, so another
@@ -77,57 +85,49 @@ public struct DetectedObject: Sendable {
     /// the reader; its removal is still noticed. A libnfc target needs nothing (no other program
     /// can reach a device nfcscan holds). Exchanges after this fail as ``TransportError/objectRemoved``.
     public func release() async {
-        await (transport as? PCSCTransport)?.release()
+        await link.release()
     }
 
-    /// Reads the NDEF message with the protocol of ``platform``: over PC/SC inside one transaction
-    /// (identify and read), so another program sharing the card cannot interleave its commands.
-    public func readNDEF() async throws(TagReadError) -> TagReading {
-        if let pcsc = transport as? PCSCTransport {
-            return try await pcsc.transacted { () async throws(TagReadError) in try await readWithPassThrough(pcsc) }
+    /// The driver for the object's platform, or why the object cannot be handled over this link.
+    /// Call it inside ``ObjectLink/exclusive(_:)``: some links learn what they reach there (a PC/SC
+    /// reader's pass-through is probed once the section begins).
+    public func driver() throws(TagReadError) -> any TagDriver {
+        guard let platform else {
+            throw .unsupported("reading this kind of object is not implemented")
         }
-        return try await readByPlatform()
+        if let refusal = link.unreachable(platform) { throw refusal }
+        return platform.driver(over: link, context: link.driverContext(uid: identifier, technology: technology))
     }
 
-    /// The read between the reader's pass-through probe (and Part 3 session start) and the session's end.
-    private func readWithPassThrough(_ pcsc: PCSCTransport) async throws(TagReadError) -> TagReading {
-        do { try await pcsc.openPassThrough() } catch {
-            throw error == .objectRemoved ? .objectRemoved(roundTrips: 0) : .transport(error)
-        }
-        let result: Result<TagReading, TagReadError>
-        do { result = .success(try await readByPlatform()) } catch { result = .failure(error) }
-        await pcsc.closePassThrough()
+    /// Runs `operation` on the object's driver as one whole operation (see ``ObjectLink/exclusive(_:)``).
+    public func perform<T: Sendable>(_ operation: (any TagDriver) async throws(TagWriteError) -> T) async throws(TagWriteError) -> T {
+        let result: Result<T, TagWriteError>
+        do {
+            result = try await link.exclusive { () async -> Result<T, TagWriteError> in
+                do throws(TagWriteError) {
+                    let driver: any TagDriver
+                    do throws(TagReadError) { driver = try self.driver() } catch { throw .link(error) }
+                    return .success(try await operation(driver))
+                } catch { return .failure(error) }
+            }
+        } catch { throw .link(Self.readError(error)) }
         return try result.get()
     }
 
-    private func readByPlatform() async throws(TagReadError) -> TagReading {
-        let libnfc = transport as? LibNFCTransport
-        libnfc?.beginRead()
-        defer { libnfc?.endRead() }
-        return switch platform {
-        case .type2?: try await Type2Tag.readNDEF(over: transport, uid: identifier)
-        case .type4?: try await Type4Tag.readNDEF(over: transport, uid: identifier)
-        case .type3?: try await Self.unlessPCSC(transport, "Type 3 (FeliCa)") { () async throws(TagReadError) in
-            try await Type3Tag.readNDEF(over: transport, idm: identifier)
-        }
-        case .type1?: try await Self.unlessPCSC(transport, "Type 1 (Topaz/Jewel)") { () async throws(TagReadError) in
-            try await Type1Tag.readNDEF(over: transport)
-        }
-        case .mifareClassic?: try await readMifareClassic()
-        case .type5?: try await readType5()
-        default: throw .unsupported("reading \(platform.map { "\($0)" } ?? "this kind of object") is not implemented")
-        }
+    /// Reads the NDEF message with the driver of ``platform``, as one whole operation.
+    public func readNDEF() async throws(TagReadError) -> TagReading {
+        let result: Result<TagReading, TagReadError>
+        do {
+            result = try await link.exclusive { () async -> Result<TagReading, TagReadError> in
+                do throws(TagReadError) { return .success(try await self.driver().readNDEF()) } catch { return .failure(error) }
+            }
+        } catch { throw Self.readError(error) }
+        return try result.get()
     }
 
-    /// PC/SC Part 3 storage-card APDUs map READ BINARY, not Topaz RID/RALL/RSEG or FeliCa Check
-    /// frames: over PC/SC, Types 1 and 3 need the reader's pass-through (``ReaderPassThrough``:
-    /// ACR122U direct transmit for both, Part 3 transparent exchange for FeliCa).
-    private static func unlessPCSC(_ transport: any TagTransport, _ kind: String,
-                                   _ read: () async throws(TagReadError) -> TagReading) async throws(TagReadError) -> TagReading {
-        if let pcsc = transport as? PCSCTransport, pcsc.passThrough == nil {
-            throw .unsupported("reading \(kind) objects through this PC/SC reader: it passes no frames to them (ACR122U direct transmit reaches Types 1 and 3, PC/SC Part 3 transparent exchange Type 3); use such a reader, or a libnfc reader (PN53x)")
-        }
-        return try await read()
+    /// A section that could not begin, as a read error.
+    static func readError(_ error: TransportError) -> TagReadError {
+        error == .objectRemoved ? .objectRemoved(roundTrips: 0) : .transport(error)
     }
 
     /// The platform activation data points to.

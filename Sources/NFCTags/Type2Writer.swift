@@ -1,30 +1,5 @@
 import NDEF
 
-/// Why a Type 2 write did not end with the new message verified on the object.
-public enum Type2WriteError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// Refused before anything was written.
-    case refused(Type2WriteRefusal)
-    /// The link failed, or the object left, while reading or writing (`objectRemoved` is "moved
-    /// away too soon"); the object holds the old, an empty or the new message.
-    case link(TagReadError)
-    /// The chip answered a WRITE with a NAK (or something other than an ACK).
-    case writeRefused(page: Int, response: [UInt8])
-    /// Another object answered before the last WRITE: it was not sent.
-    case differentObject
-    /// The data area read back differs from what was written.
-    case didNotVerify
-
-    public var description: String {
-        switch self {
-        case .refused(let refusal): "refused: \(refusal)"
-        case .link(let error): error.description
-        case .writeRefused(let page, let response): "WRITE of page \(page) answered \(Hex.string(response))"
-        case .differentObject: "another object answered before the last write"
-        case .didNotVerify: "the object did not read back as written"
-        }
-    }
-}
-
 /// Writes an NDEF message to a Type 2 object over the transport seam: reads its UID (page 0),
 /// CC and whole data area, sends the WRITEs ``Type2WritePlan`` orders, reads page 0 again before
 /// the last WRITE (the one that makes the message appear) so it never lands on another object,
@@ -33,7 +8,7 @@ public enum Type2WriteError: Error, Hashable, Sendable, CustomStringConvertible 
 public enum Type2Writer {
     /// Writes `message` (encoded NDEF; empty for an empty message). Returns the round trips used.
     @discardableResult
-    public static func write(_ message: [UInt8], over transport: some TagTransport) async throws(Type2WriteError) -> Int {
+    public static func write(_ message: [UInt8], over transport: some TagTransport) async throws(TagWriteError) -> Int {
         var link = CountedLink(transport)
         let product: Type2Product?, uid: [UInt8]
         do {
@@ -55,7 +30,7 @@ public enum Type2Writer {
             let response: [UInt8]
             do { response = try await link.send(write.frame) } catch { throw .link(error) }
             guard response.isEmpty || response == [Type2Acknowledgement.ack.rawValue] else {
-                throw .writeRefused(page: write.page, response: response)
+                throw .writeRefused(address: write.page, response: response)
             }
         }
         let written = try await readMemory(&link, userMemory: product?.userMemory, fastRead: fastRead)
@@ -71,7 +46,7 @@ public enum Type2Writer {
     }
 
     /// The CC page and the whole data area the CC (bounded by the chip's user memory) announces.
-    static func readMemory(_ link: inout CountedLink, userMemory: Int?, fastRead: Bool) async throws(Type2WriteError) -> [UInt8] {
+    static func readMemory(_ link: inout CountedLink, userMemory: Int?, fastRead: Bool) async throws(TagWriteError) -> [UInt8] {
         var memory = PageReader(fastRead: fastRead, maxResponseLength: link.transport.capabilities.maxResponseLength)
         let limit = userMemory.map { Type2Product.firstUserPage + $0 / Type2Product.pageSize - 1 } ?? Type2Tag.lastAddressablePage
         do { try await memory.read(through: Type2Tag.ccPage, limit: limit, &link) } catch { throw .link(error) }

@@ -55,7 +55,8 @@ import TestSupport
 
     @Test func type5CannotBeReachedThroughLibnfc() async throws {
         let chip = try VirtualType5Tag(product: .icodeSLIX, message: nil)
-        let object = DetectedObject(identifier: chip.uid, technology: .other("ISO 15693"), platform: .type5, transport: InProcessTransport(chip))
+        let object = DetectedObject(identifier: chip.uid, technology: .other("ISO 15693"), platform: .type5, transport: InProcessTransport(chip),
+                                    refusing: [.type5: DetectedObject.type5Unreachable])
         await #expect(throws: DetectedObject.type5Unreachable) { try await object.readNDEF() }
         #expect(DetectedObject.type5Unreachable.description.contains("PN53x readers have no ISO 15693 radio"))
     }

@@ -105,7 +105,7 @@ import Testing
             let plan: Type2WritePlan
             do {
                 plan = try Type2WritePlan(memory: Self.memory(of: tag), userMemory: product.userMemory, message: newMessage)
-            } catch let error as Type2WriteRefusal {
+            } catch let error as WriteRefusal {
                 #expect(mode == 3, "refused \(size) bytes in \(free): \(error)")
                 #expect(error == .doesNotFit(needed: TLVWalker.encode(.ndefMessage, value: newMessage)!.count, available: free))
                 return
@@ -131,17 +131,17 @@ import Testing
         let full = try Type2WritePlan(memory: memory, userMemory: 144, message: Self.bytes(142, seed: 1))
         #expect(full.available == 144)
         #expect(full.dataArea.count == 144 && full.dataArea[1] == 142)
-        #expect(throws: Type2WriteRefusal.doesNotFit(needed: 145, available: 144)) {
+        #expect(throws: WriteRefusal.doesNotFit(needed: 145, available: 144)) {
             try Type2WritePlan(memory: memory, userMemory: 144, message: Self.bytes(143, seed: 1))
         }
         // NTAG215: 496 bytes; the 3-byte length form leaves 492.
         let large = try VirtualType2Tag(product: .ntag215, message: nil)
         _ = try Type2WritePlan(memory: Self.memory(of: large), userMemory: 496, message: Self.bytes(492, seed: 2))
-        #expect(throws: Type2WriteRefusal.doesNotFit(needed: 497, available: 496)) {
+        #expect(throws: WriteRefusal.doesNotFit(needed: 497, available: 496)) {
             try Type2WritePlan(memory: Self.memory(of: large), userMemory: 496, message: Self.bytes(493, seed: 2))
         }
         // GET_VERSION's user memory bounds a CC that overstates it.
-        #expect(throws: Type2WriteRefusal.doesNotFit(needed: 50, available: 48)) {
+        #expect(throws: WriteRefusal.doesNotFit(needed: 50, available: 48)) {
             try Type2WritePlan(memory: memory, userMemory: 48, message: Self.bytes(48, seed: 3))
         }
     }
@@ -153,7 +153,7 @@ import Testing
         let plan = try Type2WritePlan(memory: memory, userMemory: 144, message: Self.bytes(129, seed: 4))
         #expect(plan.available == 131)
         #expect(plan.dataArea[136..<144].allSatisfy { $0 == 0 })
-        #expect(throws: Type2WriteRefusal.doesNotFit(needed: 132, available: 131)) {
+        #expect(throws: WriteRefusal.doesNotFit(needed: 132, available: 131)) {
             try Type2WritePlan(memory: memory, userMemory: 144, message: Self.bytes(130, seed: 4))
         }
     }
@@ -161,19 +161,19 @@ import Testing
     @Test func readOnlyUnformattedAndShortMemoryAreRefused() throws {
         var tag = try VirtualType2Tag(product: .ntag213, message: poster)
         tag.write([0xE1, 0x10, 0x12, 0x0F], atPage: 3)
-        #expect(throws: Type2WriteRefusal.readOnly) {
+        #expect(throws: WriteRefusal.readOnly) {
             try Type2WritePlan(memory: Self.memory(of: tag), userMemory: 144, message: [])
         }
         tag.write([0x00, 0x00, 0x00, 0x00], atPage: 3)
-        #expect(throws: Type2WriteRefusal.notFormatted) {
+        #expect(throws: WriteRefusal.notFormatted) {
             try Type2WritePlan(memory: Self.memory(of: tag), userMemory: 144, message: [])
         }
         tag.write([0xE1, 0x10, 0x12, 0x00], atPage: 3)
-        #expect(throws: Type2WriteRefusal.memoryIncomplete(needed: 148, available: 52)) {
+        #expect(throws: WriteRefusal.memoryIncomplete(needed: 148, available: 52)) {
             try Type2WritePlan(memory: Array(Self.memory(of: tag).prefix(52)), userMemory: 144, message: [])
         }
         tag.write([0x05, 0x00, 0x00, 0x00], atPage: 4)
-        #expect(throws: Type2WriteRefusal.unreadableLayout(.reservedTag(offset: 0, tag: 0x05))) {
+        #expect(throws: WriteRefusal.unreadableLayout(.reservedTag(offset: 0, tag: 0x05))) {
             try Type2WritePlan(memory: Self.memory(of: tag), userMemory: 144, message: [])
         }
     }

@@ -42,13 +42,13 @@ struct SwappedObject: VirtualObject {
 
     @Test func tooLargeAndReadOnlyAreRefusedBeforeAnyWrite() async throws {
         let transport = InProcessTransport(try VirtualType2Tag(product: .ntag213, message: poster))
-        await #expect(throws: Type2WriteError.refused(.doesNotFit(needed: 145, available: 144))) {
+        await #expect(throws: TagWriteError.refused(.doesNotFit(needed: 145, available: 144))) {
             try await Type2Writer.write([UInt8](repeating: 0x20, count: 143), over: transport)
         }
         var readOnly = try VirtualType2Tag(product: .ntag213, message: poster)
         readOnly.write([0xE1, 0x10, 0x12, 0x0F], atPage: 3)
         let locked = InProcessTransport(readOnly)
-        await #expect(throws: Type2WriteError.refused(.readOnly)) {
+        await #expect(throws: TagWriteError.refused(.readOnly)) {
             try await Type2Writer.write([], over: locked)
         }
         #expect(await transport.commands.allSatisfy { $0.first != Type2Command.writeCode })
@@ -60,7 +60,7 @@ struct SwappedObject: VirtualObject {
         let second = try VirtualType2Tag(product: .ntag213, uid: Self.uid2, message: poster)
         // GET_VERSION, READ page 0, FAST_READ of the CC and data area: the swap comes after the reads.
         let transport = InProcessTransport(SwappedObject(first: first, second: second, commandsBeforeSwap: 4))
-        await #expect(throws: Type2WriteError.differentObject) {
+        await #expect(throws: TagWriteError.differentObject) {
             try await Type2Writer.write(message(encodedSize: 100).encoded(), over: transport)
         }
         let object = await transport.object
