@@ -30,10 +30,18 @@ public enum Type5Command {
     /// INVENTORY in one slot, no mask (flags 26: inventory, one slot, high data rate): the chip in
     /// the field answers `00 DSFID UID` (UID least significant byte first).
     public static let inventoryOneSlot: [UInt8] = [0x26, inventory, 0x00]
-    public static func write(block: UInt8, _ data: [UInt8], option: Bool) -> [UInt8] {
-        [flags | (option ? optionFlag : 0), writeSingleBlock, block] + data
+    /// WRITE SINGLE BLOCK; addressed to `uid` (most significant byte first) when given, so that
+    /// only that chip acts on it.
+    public static func write(block: UInt8, _ data: [UInt8], option: Bool, uid: [UInt8]? = nil) -> [UInt8] {
+        request(writeSingleBlock, option: option, uid: uid) + [block] + data
     }
-    public static func lock(block: UInt8, option: Bool) -> [UInt8] { [flags | (option ? optionFlag : 0), lockBlock, block] }
+    /// LOCK BLOCK, addressed like ``write(block:_:option:uid:)``.
+    public static func lock(block: UInt8, option: Bool, uid: [UInt8]? = nil) -> [UInt8] {
+        request(lockBlock, option: option, uid: uid) + [block]
+    }
+    static func request(_ command: UInt8, option: Bool, uid: [UInt8]?) -> [UInt8] {
+        [flags | (option ? optionFlag : 0) | (uid == nil ? 0 : addressedFlag), command] + (uid?.reversed() ?? [])
+    }
 }
 
 /// What GET SYSTEM INFORMATION reported.

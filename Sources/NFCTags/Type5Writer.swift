@@ -5,7 +5,9 @@ import NDEF
 /// - Write: INVENTORY for the UID, the CC and whole data area read, the WRITE SINGLE BLOCKs
 ///   ``Type5WritePlan`` orders, INVENTORY again before the last one (another UID:
 ///   ``TagWriteError/differentObject``, the commit is not sent), then the data area read back
-///   and compared. The option flag is set on WRITE and LOCK when the CC asks for the special
+///   and compared. Every WRITE and LOCK is addressed to the UID (ISO 15693 addressed mode), so
+///   another chip brought in mid-write never acts on one: it stays silent, which reads as the
+///   object gone. The option flag is set on WRITE and LOCK when the CC asks for the special
 ///   frame or the chip is a Texas Instruments one (manufacturer 07), whose Tag-it chips answer
 ///   writes only that way.
 /// - Format (only when asked, only a chip whose block 0 is not a CC): the empty NDEF message at
@@ -40,7 +42,7 @@ public enum Type5Writer {
         } catch { throw .refused(error) }
         for (index, write) in plan.writes.enumerated() {
             if index == plan.writes.count - 1 { try await checkIdentity(uid, &link, systemInformation: systemInformation) }
-            try await send(Type5Command.write(block: UInt8(write.block), write.bytes, option: option), block: write.block, &link)
+            try await send(Type5Command.write(block: UInt8(write.block), write.bytes, option: option, uid: uid), block: write.block, &link)
         }
         let after = try await readBack(&link, systemInformation: systemInformation, count: plan.memory.count)
         guard after.starts(with: plan.memory) else { throw .didNotVerify }
@@ -63,7 +65,7 @@ public enum Type5Writer {
             var block0 = Array(memory.bytes.prefix(memory.blockSize))
             block0[1] |= 0x03
             try await checkIdentity(uid, &link, systemInformation: systemInformation)
-            try await send(Type5Command.write(block: 0, block0, option: option), block: 0, &link)
+            try await send(Type5Command.write(block: 0, block0, option: option, uid: uid), block: 0, &link)
         }
         let after = try await readBack(&link, systemInformation: systemInformation, count: 4)
         guard (try? Type5CapabilityContainer(after.prefix(4)))?.write == .denied else { throw .didNotVerify }
@@ -72,7 +74,7 @@ public enum Type5Writer {
         let lastBlock = min(memory.lastBlock, (end - 1) / memory.blockSize)
         for block in 0...lastBlock {
             let response: [UInt8]
-            do { response = try await link.exchange(Type5Command.lock(block: UInt8(block), option: option)) } catch {
+            do { response = try await link.exchange(Type5Command.lock(block: UInt8(block), option: option, uid: uid)) } catch {
                 if case .notSupported = error, block == 0 {
                     chipLocked = false
                     break
@@ -162,7 +164,7 @@ public enum Type5Writer {
         for block in (0..<blocks).reversed() {
             if block == 0 { try await checkIdentity(uid, &link, systemInformation: systemInformation) }
             let bytes = Array(image[(block * blockSize)..<((block + 1) * blockSize)])
-            try await send(Type5Command.write(block: UInt8(block), bytes, option: option), block: block, &link)
+            try await send(Type5Command.write(block: UInt8(block), bytes, option: option, uid: uid), block: block, &link)
         }
     }
 }

@@ -41,7 +41,8 @@ import Testing
         var cc = VirtualType4Tag.capabilityContainer(mapping: .version2, maxReadLength: 0xFF, fileSize: 0x40)
         cc[cc.count - 1] = 0xFF
         let locked = InProcessTransport(VirtualType4Tag(mapping: .version2, capabilityContainer: cc,
-                                                        ndefFile: [0x00, 0x23] + poster.encoded() + [UInt8](repeating: 0, count: 0x40 - 37),
+                                                        ndefFile: [0x00, UInt8(poster.encoded().count)] + poster.encoded()
+                                                            + [UInt8](repeating: 0, count: 0x40 - 2 - poster.encoded().count),
                                                         maxReadLength: 0xFF))
         await #expect(throws: TagWriteError.refused(.readOnly)) {
             try await Type4Writer.write([], over: locked)
@@ -64,7 +65,7 @@ import Testing
         #expect(!status.formatted)
         await #expect(throws: TagWriteError.self) { try await Type4Driver(transport: small, uid: nil).makeReadOnly(options: WriteOptions()) }
         let lockedStatus = try await Type4Driver(transport: locked, uid: nil).status()
-        #expect(lockedStatus.access == .readOnly && lockedStatus.used == 35 && lockedStatus.capacity == 62)
+        #expect(lockedStatus.access == .readOnly && lockedStatus.used == poster.encoded().count && lockedStatus.capacity == 62)
         let smallStatus = try await Type4Driver(transport: small, uid: nil).status()
         #expect(smallStatus.access == .readWrite && smallStatus.used == 62)
     }
