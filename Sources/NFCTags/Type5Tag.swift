@@ -6,9 +6,9 @@ import NDEF
 /// `01` and an error code.
 ///
 /// The PC/SC backend maps READ SINGLE BLOCK to READ BINARY `FF B0 00 BB 00` on a Part 3 storage
-/// card with standard `0B` (the reader answers one block) and refuses the others
-/// (``TransportError/notSupported(_:)``), so the reader there works from the capability
-/// container alone.
+/// card with standard `0B` (the reader answers one block), WRITE SINGLE BLOCK to UPDATE BINARY
+/// and INVENTORY to GET DATA, and refuses the others (``TransportError/notSupported(_:)``), so
+/// the reader there works from the capability container alone and LOCK BLOCK does not pass.
 public enum Type5Command {
     public static let flags: UInt8 = 0x02
     public static let readSingleBlock: UInt8 = 0x20
