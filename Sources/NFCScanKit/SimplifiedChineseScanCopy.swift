@@ -17,6 +17,9 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
         "sticker": "贴纸", "card": "卡片", "ticket": "票", "item": "物品", "object": "物品", "book": "书",
     ]
 
+    /// The object's name in Chinese (the write copy shares it).
+    var localName: String { name }
+
     private var name: String {
         guard let object else { return "物品" }
         return Self.knownNames[object.lowercased()] ?? object
