@@ -43,6 +43,10 @@ public protocol WriteCopyCatalog: Sendable {
     func writePrompt(_ action: WriteAction) -> String
     /// Shown while writing: "Saving to the poster. Keep it still."
     var writing: String { get }
+    /// Shown while erasing: "Erasing the poster. Keep it still."
+    var erasing: String { get }
+    /// Shown while locking: "Locking the poster. Keep it still."
+    var locking: String { get }
     /// How it ended: "Saved. You can take the poster away."
     func writeEnded(_ ending: WriteEnding, _ action: WriteAction) -> String
     /// Asked before an irreversible lock: "Lock the poster for good? It can't be undone."
@@ -70,7 +74,7 @@ extension ScanCopy {
             + WriteEnding.allCases.flatMap { ending in
                 WriteAction.allCases.map { ("writeEnded.\(ending.rawValue).\($0)", copy.writeEnded(ending, $0), true) }
             }
-            + [("writing", copy.writing, true), ("lockQuestion", copy.lockQuestion, true),
+            + [("writing", copy.writing, true), ("erasing", copy.erasing, true), ("locking", copy.locking, true), ("lockQuestion", copy.lockQuestion, true),
                ("holds", copy.holds(used: 45, capacity: 137), true), ("canBeChanged", copy.canBeChanged, true),
                ("cannotBeChanged", copy.cannotBeChanged, true), ("isBlank", copy.isBlank, true)]
     }
@@ -89,6 +93,8 @@ extension EnglishScanCopy: WriteCopyCatalog {
         }
     }
     public var writing: String { "Saving to the \(thing). Keep it still." }
+    public var erasing: String { "Erasing the \(thing). Keep it still." }
+    public var locking: String { "Locking the \(thing). Keep it still." }
     public func writeEnded(_ ending: WriteEnding, _ action: WriteAction) -> String {
         switch ending {
         case .done:
@@ -129,6 +135,8 @@ extension SimplifiedChineseScanCopy: WriteCopyCatalog {
         }
     }
     public var writing: String { "正在保存到\(localName)，请保持不动。" }
+    public var erasing: String { "正在清除\(localName)，请保持不动。" }
+    public var locking: String { "正在锁定\(localName)，请保持不动。" }
     public func writeEnded(_ ending: WriteEnding, _ action: WriteAction) -> String {
         switch ending {
         case .done:
@@ -156,6 +164,17 @@ extension SimplifiedChineseScanCopy: WriteCopyCatalog {
     public var canBeChanged: String { "可以更改。" }
     public var cannotBeChanged: String { "已锁定，无法更改。" }
     public var isBlank: String { "是空白的，保存前需要先准备。" }
+}
+
+extension WriteCopyCatalog {
+    /// What is shown while `action` runs.
+    public func busy(_ action: WriteAction) -> String {
+        switch action {
+        case .save: writing
+        case .erase: erasing
+        case .lock: locking
+        }
+    }
 }
 
 extension WriteEnding {
