@@ -184,6 +184,7 @@ struct ScanCommand: AsyncParsableCommand {
         case .read(let error, _, _):
             switch error {
             case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
+            case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
             case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
             default: return (copy.readFailed, ExitStatus.readFailed, false)

@@ -78,6 +78,9 @@ import TestSupport
             let write = try ScanCLI.run(["write", "--text", "Shelf 3", "--object", "label", "--timeout", "10"], connstring: connstring)
             #expect(write.status == 82, "\(write.stderr)")
             #expect(write.stderr.contains("The label is blank and needs preparing first."))
+            let scan = try ScanCLI.run(["--object", "label", "--timeout", "10"], connstring: connstring)
+            #expect(scan.status == 65)
+            #expect(scan.stderr.contains("The label is blank: nothing was ever saved on it."))
         }
     }
 
