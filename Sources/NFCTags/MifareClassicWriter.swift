@@ -163,7 +163,13 @@ public enum MifareClassicWriter {
                 continue
             }
             let target = MifareClassicFormatPlan.target(sector: sector, size: size)
-            guard sector != 0 else { throw .refused(.keysRefused(sector: 0)) }
+            if sector == 0 {
+                // Sector 0 opens with the MAD key but holds no NDEF directory: other applications.
+                if try await tryAuthenticate(sector: 0, key: MifareClassicNDEF.madKeyA, size, uid, &link) {
+                    throw .refused(.cannotFormat("it holds other applications (a MIFARE application directory without NDEF)"))
+                }
+                throw .refused(.keysRefused(sector: 0))
+            }
             guard try await tryAuthenticate(sector: sector, key: target.keyA, size, uid, &link),
                   Array(try await read(block: trailerBlock, &link)[6..<9]) == target.accessBits else {
                 throw .refused(.keysRefused(sector: sector))

@@ -157,6 +157,29 @@ import Testing
             try await MifareClassicWriter.write([], uid: Self.uid, size: .classic1K, options: WriteOptions(formatIfBlank: true), over: transport)
         }
         #expect(await Self.writeCommands(transport).isEmpty)
+        // A MAD without NDEF sectors (other applications) is not formatted over.
+        let others = try VirtualMifareClassic(size: .classic1K, image: MifareClassicImage.makeImage(
+            size: .classic1K, uid: Self.uid, ndefSectors: [], dataArea: []))
+        let otherApps = InProcessTransport(others)
+        await #expect(throws: TagWriteError.refused(.cannotFormat("it holds other applications (a MIFARE application directory without NDEF)"))) {
+            try await MifareClassicWriter.write([], uid: Self.uid, size: .classic1K, options: WriteOptions(formatIfBlank: true), over: otherApps)
+        }
+        #expect(await Self.writeCommands(otherApps).isEmpty)
+    }
+
+    @Test func theStorageCardTakesUpdateBinaryAsTheChipTakesWrite() throws {
+        var card = VPCDMifareClassicCard(chip: try VirtualMifareClassic(size: .classic1K, message: poster))
+        let block = [UInt8](repeating: 0x42, count: 16)
+        // Not authenticated: the chip refuses, the reader says 63 00.
+        #expect(card.transmit([0xFF, 0xD6, 0x00, 0x04, 0x10] + block) == [0x63, 0x00])
+        #expect(card.transmit([0xFF, 0x82, 0x00, 0x00, 0x06] + MifareClassicNDEF.ndefKeyA) == [0x90, 0x00])
+        #expect(card.transmit([0xFF, 0x86, 0x00, 0x00, 0x05, 0x01, 0x00, 0x07, 0x60, 0x00]) == [0x90, 0x00])
+        #expect(card.transmit([0xFF, 0xD6, 0x00, 0x04, 0x10] + block) == [0x90, 0x00])
+        // The trailer needs key B; a short block and a block past the end are the reader's errors.
+        #expect(card.transmit([0xFF, 0xD6, 0x00, 0x07, 0x10] + MifareClassicTrailer.readOnly()) == [0x63, 0x00])
+        #expect(card.transmit([0xFF, 0xD6, 0x00, 0x04, 0x04, 1, 2, 3, 4]) == [0x67, 0x00])
+        #expect(card.transmit([0xFF, 0xD6, 0x00, 0x40, 0x10] + block) == [0x6A, 0x82])
+        #expect(card.chip.block(4) == block)
     }
 
     @Test(arguments: MifareClassicSize.allCases)
