@@ -35,7 +35,7 @@ public enum MifareClassicWriter {
         do {
             survey = try await self.survey(uid: uid, size: size, &link)
         } catch .refused(.notFormatted) where options.formatIfBlank {
-            try await format(uid: uid, size: size, &link)
+            try await format(uid: uid, size: size, fitting: message, &link)
             formatted = true
             survey = try await self.survey(uid: uid, size: size, &link)
         }
@@ -146,9 +146,13 @@ public enum MifareClassicWriter {
         return Survey(area: area, data: data, trailers: trailers)
     }
 
-    /// Formats a blank object (sector 0 did not open with the MAD key).
-    static func format(uid: [UInt8], size: MifareClassicSize?, _ link: inout CountedLink) async throws(TagWriteError) {
+    /// Formats a blank object (sector 0 did not open with the MAD key) for `message`, which must
+    /// fit once formatted (checked first: a message too large leaves the object blank).
+    static func format(uid: [UInt8], size: MifareClassicSize?, fitting message: [UInt8], _ link: inout CountedLink) async throws(TagWriteError) {
         guard let size else { throw .refused(.cannotFormat("the reader did not tell which MIFARE Classic this is")) }
+        let capacity = MifareClassicNDEFArea(geometry: size, sectors: MifareClassicNDEF.ndefSectors(formatting: size)).capacity
+        let needed = TLVWalker.encode(.ndefMessage, value: message)?.count ?? message.count + 4
+        guard needed <= capacity else { throw .refused(.doesNotFit(needed: needed, available: capacity)) }
         // Which sectors open with the transport key A and let it write everything, and which a
         // format interrupted earlier already finished.
         var done: Set<Int> = []

@@ -10,9 +10,8 @@ import Testing
 @Suite struct MifareClassicWriteTests {
     static let uid = MifareClassicImage.defaultUID
 
-    static func bytes(_ count: Int, seed: Int) -> [UInt8] {
-        (0..<count).map { UInt8(truncatingIfNeeded: seed &+ $0 &* 131 &+ ($0 >> 3)) }
-    }
+    /// Deterministic bytes from a seed (the Type 2 plan tests' own).
+    static func bytes(_ count: Int, seed: Int) -> [UInt8] { Type2WritePlanTests.bytes(count, seed: seed) }
 
     /// The NDEF area, data and trailers of a chip formatted by ``MifareClassicImage``, as the
     /// writer's reads find them (keys read as zeros).
@@ -190,6 +189,14 @@ import Testing
         let blank = try await driver.status()
         #expect(!blank.formatted && blank.capacity == MifareClassicFormatPlan.capacity(of: size))
         await #expect(throws: TagWriteError.refused(.notFormatted)) { try await driver.write(poster.encoded(), options: WriteOptions()) }
+        #expect(await Self.writeCommands(transport).isEmpty)
+
+        // Too large for the formatted object: refused, still blank.
+        let tooLarge = Self.bytes(blank.capacity + 1, seed: 5)
+        await #expect(throws: TagWriteError.refused(.doesNotFit(needed: TLVWalker.encode(.ndefMessage, value: tooLarge)!.count,
+                                                                available: blank.capacity + (blank.capacity < 0xFF ? 2 : 4)))) {
+            try await driver.write(tooLarge, options: WriteOptions(formatIfBlank: true))
+        }
         #expect(await Self.writeCommands(transport).isEmpty)
 
         let report = try await driver.write(poster.encoded(), options: WriteOptions(formatIfBlank: true))
