@@ -60,12 +60,7 @@ import Testing
             let holds = old == .message || old == .messageWithoutTerminator ? oldMessage : []
             #expect(try await Self.read(chip) == holds)
 
-            let length = switch mode {
-            case 0: 0
-            case 1: largest * newFill / 100
-            case 2: largest
-            default: largest + 1
-            }
+            let length = Type2WritePlanTests.newLength(mode: mode, largest: largest, fill: newFill)
             let new = Self.bytes(length, seed: seed ^ 0x5A5A)
             let (ndefArea, data, trailers) = Self.survey(chip)
             let plan: MifareClassicWritePlan
@@ -127,6 +122,14 @@ import Testing
         // Unchanged: nothing written.
         let again = try await MifareClassicWriter.write(new.encoded(), uid: Self.uid, size: .classic1K, options: WriteOptions(), over: transport)
         #expect(!again.changed)
+    }
+
+    @Test func aSevenByteUIDIsWrittenAndChecked() async throws {
+        let uid: [UInt8] = [0x04, 0x6E, 0x21, 0x5A, 0x3C, 0x91, 0x80]
+        let transport = InProcessTransport(try VirtualMifareClassic(size: .classic4K, uid: uid, message: poster))
+        let new = message(encodedSize: 1000)
+        _ = try await MifareClassicWriter.write(new.encoded(), uid: uid, size: .classic4K, options: WriteOptions(), over: transport)
+        #expect(try await MifareClassicTag.readNDEF(over: transport, uid: uid, size: .classic4K).message == new)
     }
 
     @Test func otherKeysAreRefusedBeforeAnythingIsWritten() async throws {
