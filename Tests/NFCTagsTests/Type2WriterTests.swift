@@ -5,10 +5,10 @@ import Testing
 
 /// Two real virtual chips, the second answering from a given command on: another object brought
 /// to the reader mid-write on a link that does not notice the change.
-struct SwappedObject<Object: VirtualObject>: VirtualObject {
-    static var platform: TagPlatform { Object.platform }
-    var first: Object
-    var second: Object
+struct SwappedObject<Chip: VirtualObject>: VirtualObject {
+    static var platform: TagPlatform { Chip.platform }
+    var first: Chip
+    var second: Chip
     var commandsBeforeSwap: Int
     private(set) var commands = 0
 

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import Dispatch
 import Foundation
+import NDEF
 import NFCReaders
 import NFCTags
 import PCSC
@@ -15,7 +16,7 @@ func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first, let limit = arguments.last.flatMap(Double.init) else {
-    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive|transaction|reset|write ... SECONDS"); exit(64)
+    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive|transaction|reset|write|classic-write ... SECONDS"); exit(64)
 }
 // The bound on the whole check.
 DispatchQueue.global().asyncAfter(deadline: .now() + limit) { say("timeout"); exit(3) }
@@ -184,13 +185,13 @@ do {
         await reader.close()
         await other.release()
         withExtendedLifetime(events) {}
+    case "classic-write":
+        guard case .success(let message) = Hex.decode(arguments[1]) else { say("error=bad hex"); exit(64) }
+        try await classicWrite(message)
     case "write":
         // write HEX [format] [lock] SECONDS: writes the encoded message to the first object
         // through its driver, as one whole operation, then (when asked) makes it read-only.
-        let message = stride(from: 0, to: arguments[1].count, by: 2).compactMap { offset -> UInt8? in
-            let start = arguments[1].index(arguments[1].startIndex, offsetBy: offset)
-            return UInt8(arguments[1][start..<arguments[1].index(start, offsetBy: 2)], radix: 16)
-        }
+        guard case .success(let message) = Hex.decode(arguments[1]) else { say("error=bad hex"); exit(64) }
         let options = WriteOptions(formatIfBlank: arguments.contains("format"))
         let (reader, object, events) = try await firstObject()
         do {
