@@ -58,12 +58,7 @@ import Testing
             let before = await Self.read(transport)
             #expect(before == (old == .badLength ? nil : oldMessage))
 
-            let size = switch mode {
-            case 0: 0
-            case 1: capacity * ((fill * 7) % 101) / 100
-            case 2: capacity
-            default: capacity + 1
-            }
+            let size = Type2WritePlanTests.newLength(mode: mode, largest: capacity, fill: (fill * 7) % 101)
             let newMessage = Self.bytes(size, seed: seed ^ 0x5A5A)
             let plan: Type4WritePlan
             do {

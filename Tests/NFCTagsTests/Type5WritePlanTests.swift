@@ -9,17 +9,9 @@ import Testing
 /// message, an empty one or the new one. Over 4- and 8-byte blocks and 4- and 8-byte CCs (a
 /// 4-byte CC shares its 8-byte block with the data area).
 @Suite struct Type5WritePlanTests {
-    enum Old: CaseIterable {
-        case message
-        case messageWithoutTerminator
-        case emptyTLV
-        case terminatorOnly
-        case blank
-    }
+    typealias Old = Type2WritePlanTests.Old
 
-    static func bytes(_ count: Int, seed: Int) -> [UInt8] {
-        (0..<count).map { UInt8(truncatingIfNeeded: seed &+ $0 &* 113 &+ ($0 >> 3)) }
-    }
+    static func bytes(_ count: Int, seed: Int) -> [UInt8] { Type2WritePlanTests.bytes(count, seed: seed) }
 
     static func product(blockSize: Int, blockCount: Int) -> Type5Product {
         Type5Product(name: "test \(blockCount)×\(blockSize)", blockCount: blockCount, blockSize: blockSize,
@@ -48,28 +40,13 @@ import Testing
             let size = (total - cc.count) / 8 * 8
             let nulls = seed % 3 == 0 && old != .blank ? [UInt8](repeating: 0, count: 3) : []
             let free = size - nulls.count
-            let oldMessage = Self.bytes(TLVAreaWritePlan.largestMessage(in: free) * oldFill / 100, seed: seed)
-            let rest: [UInt8] = switch old {
-            case .message: TLVWalker.encode(.ndefMessage, value: oldMessage)! + [0xFE] + Self.bytes(total, seed: seed + 1)
-            case .messageWithoutTerminator: TLVWalker.encode(.ndefMessage, value: oldMessage)! + Self.bytes(total, seed: seed + 1)
-            case .emptyTLV: [0x03, 0x00, 0xFE] + Self.bytes(total, seed: seed + 1)
-            case .terminatorOnly: [0xFE] + Self.bytes(total, seed: seed + 1)
-            case .blank: []
-            }
-            var area = Array((nulls + rest).prefix(size))
-            area += [UInt8](repeating: 0, count: total - cc.count - area.count)
+            let (dataArea, holds) = Type2WritePlanTests.oldArea(old, prefix: nulls, capacity: size, free: free, fill: oldFill, seed: seed)
+            let area = dataArea + [UInt8](repeating: 0, count: total - cc.count - dataArea.count)
             var tag = try VirtualType5Tag(product: product, image: cc + area)
-            let holds = old == .message || old == .messageWithoutTerminator ? oldMessage : []
             let systemInformation = seed % 2 == 0
             #expect(try await Self.read(tag, systemInformation: systemInformation) == holds)
 
-            let exact = TLVAreaWritePlan.largestMessage(in: free)
-            let newSize = switch mode {
-            case 0: 0
-            case 1: exact * newFill / 100
-            case 2: exact
-            default: exact + 1
-            }
+            let newSize = Type2WritePlanTests.newLength(mode: mode, largest: TLVAreaWritePlan.largestMessage(in: free), fill: newFill)
             let newMessage = Self.bytes(newSize, seed: seed ^ 0x5A5A)
             let plan: Type5WritePlan
             do {
