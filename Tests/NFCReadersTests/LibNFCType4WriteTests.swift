@@ -36,5 +36,6 @@ import TestSupport
         #expect(status.used == new.encoded().count && status.access == .readWrite)
         print("libnfc Type 4 write: \(new.encoded().count) bytes in \(report.roundTrips) round trips")
         await reader.close()
+        withExtendedLifetime(events) {}    // ending the events ends the reader's watch
     }
 }
