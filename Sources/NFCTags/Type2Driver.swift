@@ -29,6 +29,7 @@ public struct Type2Driver: TagDriver {
                              capacity: TLVAreaWritePlan.largestMessage(in: product?.ccDataAreaSize ?? 0), used: 0,
                              passwordProtected: passwordProtected, roundTrips: link.roundTrips)
         } catch .link(.nak) where session.protection?.readProtected == true {
+            await Type2Writer.wake(&link)
             throw .refused(.passwordRequired)
         }
         let layout: Type2DataLayout

@@ -63,6 +63,7 @@ public enum Type2Writer {
             formatted = true
             memory = try await readMemory(&link, userMemory: session.product?.userMemory, fastRead: session.fastRead)
         } catch .link(.nak) where session.protection?.readProtected == true && !session.authenticated {
+            await wake(&link)
             throw .refused(.passwordRequired)
         }
         let plan: Type2WritePlan
@@ -85,6 +86,7 @@ public enum Type2Writer {
         if session.needsPassword(through: lastLockPage) { throw .refused(.passwordRequired) }
         let memory: [UInt8]
         do { memory = try await readMemory(&link, userMemory: session.product?.userMemory, fastRead: session.fastRead) } catch .link(.nak) where session.protection?.readProtected == true && !session.authenticated {
+            await wake(&link)
             throw .refused(.passwordRequired)
         }
         let layout: Type2DataLayout
@@ -94,9 +96,9 @@ public enum Type2Writer {
             do { try Type2Tag.checkReservedAreas(layout.blocks, around: ndef, data: layout.data) } catch {
                 throw .refused(.unsupported("its message does not read cleanly (\(error)); write it again first"))
             }
-            do { _ = try NDEFMessage(decoding: Array(layout.data[ndef.valueRange])) } catch {
+            if !ndef.valueRange.isEmpty { do { _ = try NDEFMessage(decoding: Array(layout.data[ndef.valueRange])) } catch {
                 throw .refused(.unsupported("its message does not read cleanly (\(error)); write it again first"))
-            }
+            } }
         }
         let plan: Type2LockPlan
         do {
@@ -130,7 +132,10 @@ public enum Type2Writer {
                 throw .refused(.unsupported("this chip has no password"))
             } catch { throw .link(link.mapped(error)) }
             guard answer.count == 2 else {
-                if answer.count == 1 { throw .refused(.wrongPassword) }
+                if answer.count == 1 {
+                    await wake(&link)
+                    throw .refused(.wrongPassword)
+                }
                 throw .link(.unexpectedResponse(command: "PWD_AUTH", expected: 2, received: answer.count))
             }
             authenticated = true
@@ -173,6 +178,7 @@ public enum Type2Writer {
             let response: [UInt8]
             do { response = try await link.send(write.frame) } catch { throw .link(error) }
             guard response.isEmpty || response == [Type2Acknowledgement.ack.rawValue] else {
+                if response.count == 1 { await wake(&link) }
                 if response.count == 1, index == 0 {
                     if Type2StaticLock.locks(write.page, lockBytes: session.header[10..<12]) { throw .refused(.readOnly) }
                     if !session.authenticated, session.protection?.protects(write.page) != false { throw .refused(.passwordRequired) }
@@ -180,6 +186,12 @@ public enum Type2Writer {
                 throw .writeRefused(address: write.page, response: response)
             }
         }
+    }
+
+    /// Activates the chip again after a NAK sent it to IDLE, so the next operation finds it
+    /// answering; an object already gone is left to that operation to find.
+    static func wake(_ link: inout CountedLink) async {
+        try? await link.reactivate()
     }
 
     /// Pages 0–3 (READ page 0): UID with its check bytes, lock bytes, CC.
