@@ -15,7 +15,7 @@ func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first, let limit = arguments.last.flatMap(Double.init) else {
-    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive|transaction|reset ... SECONDS"); exit(64)
+    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive|transaction|reset|write ... SECONDS"); exit(64)
 }
 // The bound on the whole check.
 DispatchQueue.global().asyncAfter(deadline: .now() + limit) { say("timeout"); exit(3) }
@@ -183,6 +183,35 @@ do {
         await object.release()
         await reader.close()
         await other.release()
+        withExtendedLifetime(events) {}
+    case "write":
+        // write HEX [format] [lock] SECONDS: writes the encoded message HEX through the object's
+        // driver (formatting a blank object when asked), optionally makes it read-only, then prints
+        // what a fresh read and the driver's status find.
+        let (reader, object, events) = try await firstObject()
+        var message: [UInt8] = []
+        var digits = arguments[1].makeIterator()
+        while let high = digits.next(), let low = digits.next(), let byte = UInt8(String([high, low]), radix: 16) { message.append(byte) }
+        let options = WriteOptions(formatIfBlank: arguments.contains("format"))
+        do {
+            let report = try await object.perform { (driver) async throws(TagWriteError) in try await driver.write(message, options: options) }
+            say("written roundTrips=\(report.roundTrips) formatted=\(report.formatted) changed=\(report.changed)")
+            if arguments.contains("lock") {
+                let locked = try await object.perform { (driver) async throws(TagWriteError) in try await driver.makeReadOnly(options: options) }
+                say("locked roundTrips=\(locked.roundTrips)")
+            }
+        } catch {
+            say("writeError=\(error)")
+        }
+        say(await readOutcome(object))
+        do {
+            let status = try await object.perform { (driver) async throws(TagWriteError) in try await driver.status() }
+            say("status formatted=\(status.formatted) access=\(status.access.rawValue) used=\(status.used) capacity=\(status.capacity)")
+        } catch {
+            say("statusError=\(error)")
+        }
+        await object.release()
+        await reader.close()
         withExtendedLifetime(events) {}
     default:
         say("unknown command \(command)"); exit(64)
