@@ -175,8 +175,13 @@ public enum Type2Writer {
                 do { now = uid(in: try await readHeader(&link)) } catch { throw .link(error) }
                 guard now == session.uid else { throw .differentObject }
             }
-            let response: [UInt8]
-            do { response = try await link.send(write.frame) } catch { throw .link(error) }
+            var response: [UInt8]
+            do { response = try await link.send(write.frame) } catch .objectRemoved where index == 0 {
+                // Storage-card readers (ACR122U-class) report a refused WRITE as a failed
+                // exchange, like silence: the same object answering again means it refused.
+                guard await answersAgain(&link, uid: session.uid) else { throw .link(.objectRemoved(roundTrips: link.roundTrips)) }
+                response = [Type2Acknowledgement.invalidArgument.rawValue]
+            } catch { throw .link(error) }
             guard response.isEmpty || response == [Type2Acknowledgement.ack.rawValue] else {
                 if response.count == 1 { await wake(&link) }
                 if response.count == 1, index == 0 {
@@ -192,6 +197,14 @@ public enum Type2Writer {
     /// answering; an object already gone is left to that operation to find.
     static func wake(_ link: inout CountedLink) async {
         try? await link.reactivate()
+    }
+
+    /// Whether the object, activated again, is the one with `uid`.
+    static func answersAgain(_ link: inout CountedLink, uid: [UInt8]) async -> Bool {
+        do {
+            try await link.reactivate()
+            return self.uid(in: try await readHeader(&link)) == uid
+        } catch { return false }
     }
 
     /// Pages 0–3 (READ page 0): UID with its check bytes, lock bytes, CC.

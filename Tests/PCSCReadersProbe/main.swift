@@ -185,14 +185,19 @@ do {
         await other.release()
         withExtendedLifetime(events) {}
     case "write":
-        // write HEX [format] [lock] SECONDS: writes the encoded message HEX through the object's
+        // write HEX [format] [lock] [password=HEX] SECONDS: writes the encoded message HEX through the object's
         // driver (formatting a blank object when asked), optionally makes it read-only, then prints
         // what a fresh read and the driver's status find.
         let (reader, object, events) = try await firstObject()
-        var message: [UInt8] = []
-        var digits = arguments[1].makeIterator()
-        while let high = digits.next(), let low = digits.next(), let byte = UInt8(String([high, low]), radix: 16) { message.append(byte) }
-        let options = WriteOptions(formatIfBlank: arguments.contains("format"))
+        func bytes(_ text: Substring) -> [UInt8] {
+            var bytes: [UInt8] = []
+            var digits = text.makeIterator()
+            while let high = digits.next(), let low = digits.next(), let byte = UInt8(String([high, low]), radix: 16) { bytes.append(byte) }
+            return bytes
+        }
+        let message = bytes(Substring(arguments[1]))
+        let password = arguments.first { $0.hasPrefix("password=") }.map { bytes($0.dropFirst("password=".count)) }
+        let options = WriteOptions(formatIfBlank: arguments.contains("format"), password: password)
         do {
             let report = try await object.perform { (driver) async throws(TagWriteError) in try await driver.write(message, options: options) }
             say("written roundTrips=\(report.roundTrips) formatted=\(report.formatted) changed=\(report.changed)")
