@@ -38,13 +38,10 @@ import TestSupport
 
     /// `nfc-mfultralight r` against the emulated reader: the chip's whole memory.
     static func dump(_ emulated: EmulatedPN532, pages: Int) throws -> [UInt8] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-write-\(UUID().uuidString).bin")
-        defer { try? FileManager.default.removeItem(at: file) }
-        let result = try LibNFCTool.run("nfc-mfultralight", ["r", file.path], connstring: emulated.connstring)
-        #expect(!result.timedOut)
-        #expect(result.status == 0, "\(result.output)")
+        let (result, bytes) = try LibNFCTool.ultralightDump(connstring: emulated.connstring)
+        #expect(result.status == 0 && !result.timedOut, "\(result.output)")
         #expect(result.output.contains("Done, \(pages) of \(pages) pages read (0 pages failed)."), "\(result.output)")
-        return [UInt8](try Data(contentsOf: file))
+        return bytes
     }
 
     static func tlv(_ message: NDEFMessage) -> [UInt8] {
