@@ -13,11 +13,20 @@ public struct Type2LockPlan: Hashable, Sendable {
     /// - Parameters:
     ///   - product: the chip GET_VERSION named, when known.
     ///   - header: pages 0–3 as read (lock bytes, CC).
-    ///   - dataAreaSize: the data area the CC announces (bounded by the chip's memory).
+    ///   - layout: the data area as read; its message must read as the reader reads it (reserved
+    ///     areas outside it, the bytes a valid NDEF message), or nothing is made permanent.
     ///   - dynamicLockBytes: the dynamic lock page as read, for a chip that has one.
-    public init(product: Type2Product?, header: [UInt8], dataAreaSize: Int, dynamicLockBytes: [UInt8]?) throws(WriteRefusal) {
+    public init(product: Type2Product?, header: [UInt8], layout: Type2DataLayout, dynamicLockBytes: [UInt8]?) throws(WriteRefusal) {
         guard header.count >= 16 else { throw .memoryIncomplete(needed: 16, available: header.count) }
-        let lastDataPage = Type2Tag.ccPage + dataAreaSize / Type2Product.pageSize
+        if let ndef = layout.blocks.first(where: { $0.tag == .ndefMessage }) {
+            do {
+                try Type2Tag.checkReservedAreas(layout.blocks, around: ndef, data: layout.data)
+                if !ndef.valueRange.isEmpty { _ = try NDEFMessage(decoding: Array(layout.data[ndef.valueRange])) }
+            } catch {
+                throw .unsupported("its message does not read cleanly (\(error)); write it again first")
+            }
+        }
+        let lastDataPage = Type2Tag.ccPage + layout.data.count / Type2Product.pageSize
         var writes: [Type2PageWrite] = []
         var cc = Array(header[12..<16])
         if cc[3] != 0x0F {

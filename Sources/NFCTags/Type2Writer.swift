@@ -91,18 +91,9 @@ public enum Type2Writer {
         }
         let layout: Type2DataLayout
         do { layout = try Type2DataLayout(memory: memory, userMemory: session.product?.userMemory) } catch { throw .refused(error) }
-        // Only a message the reader reads as it stands is made permanent.
-        if let ndef = layout.blocks.first(where: { $0.tag == .ndefMessage }) {
-            do { try Type2Tag.checkReservedAreas(layout.blocks, around: ndef, data: layout.data) } catch {
-                throw .refused(.unsupported("its message does not read cleanly (\(error)); write it again first"))
-            }
-            if !ndef.valueRange.isEmpty { do { _ = try NDEFMessage(decoding: Array(layout.data[ndef.valueRange])) } catch {
-                throw .refused(.unsupported("its message does not read cleanly (\(error)); write it again first"))
-            } }
-        }
         let plan: Type2LockPlan
         do {
-            plan = try Type2LockPlan(product: session.product, header: session.header, dataAreaSize: layout.data.count,
+            plan = try Type2LockPlan(product: session.product, header: session.header, layout: layout,
                                      dynamicLockBytes: session.dynamicLockBytes)
         } catch { throw .refused(error) }
         for write in plan.writes {
