@@ -84,4 +84,30 @@ import TestSupport
         let tlv = Self.tlv(Self.new)
         #expect(Array(bytes[16..<(16 + tlv.count)]) == tlv)
     }
+
+    /// PWD_AUTH through libnfc: no password and a wrong one refused (nothing written), the right
+    /// one writes.
+    @Test func aProtectedNTAG213NeedsItsPasswordThroughLibnfc() async throws {
+        var tag = try VirtualType2Tag(product: .ntag213, uid: Self.uid, message: Self.old)
+        tag.protect(from: 4, password: [0x0A, 0x0B, 0x0C, 0x0D], acknowledge: [0x12, 0x34])
+        let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
+        defer { emulated.close() }
+        let message = Self.new.encoded()
+        for (password, refusal) in [(nil, WriteRefusal.passwordRequired), ([0, 0, 0, 0], .wrongPassword)] as [([UInt8]?, WriteRefusal)] {
+            await #expect(throws: TagWriteError.refused(refusal)) {
+                _ = try await Self.perform(on: emulated) { driver async throws(TagWriteError) in
+                    try await driver.write(message, options: WriteOptions(password: password))
+                }
+            }
+        }
+        let status = try await Self.perform(on: emulated) { driver async throws(TagWriteError) in try await driver.status() }
+        #expect(status.passwordProtected == true && status.used == Self.old.encoded().count)
+        let report = try await Self.perform(on: emulated) { driver async throws(TagWriteError) in
+            try await driver.write(message, options: WriteOptions(password: [0x0A, 0x0B, 0x0C, 0x0D]))
+        }
+        #expect(report.changed)
+        let bytes = try Self.dump(emulated, pages: 45)
+        let tlv = Self.tlv(Self.new)
+        #expect(Array(bytes[16..<(16 + tlv.count)]) == tlv)
+    }
 }
