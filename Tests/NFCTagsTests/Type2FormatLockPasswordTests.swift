@@ -1,6 +1,7 @@
 import NDEF
 import NFCSim
 import NFCTags
+import PropertyBased
 import Testing
 
 /// A chip as it leaves the factory before NDEF formatting: CC page and data area zero.
@@ -87,7 +88,10 @@ func blankType2(_ product: Type2Product, presence: FieldPresence = FieldPresence
         let new = message(encodedSize: 100)
         var commands = 1
         while true {
-            let transport = InProcessTransport(try blankType2(.ntag213, presence: FieldPresence(removeAfterCommands: commands)))
+            var tag = try blankType2(.ntag213, presence: FieldPresence(removeAfterCommands: commands))
+            // Leftovers a reader would choke on: an NDEF TLV claiming 65 535 bytes.
+            tag.write([0x03, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0x5A, count: 40), atPage: 4)
+            let transport = InProcessTransport(tag)
             let error = await Self.failure { _ = try await Self.driver(transport).write(new.encoded(), options: WriteOptions(formatIfBlank: true)) }
             if let error {
                 #expect(error.isRemoval, "\(error)")
@@ -96,6 +100,7 @@ func blankType2(_ product: Type2Product, presence: FieldPresence = FieldPresence
                 if left.memory[12..<16].allSatisfy({ $0 == 0 }) {
                     await #expect(throws: TagReadError.capabilityContainer(.notNDEF(magic: 0))) { try await Type2Tag.readNDEF(over: InProcessTransport(left)) }
                 } else {
+                    // Formatted: never the leftovers.
                     let bytes = try await Type2Tag.readNDEF(over: InProcessTransport(left)).ndefBytes
                     #expect(bytes == [] || bytes == new.encoded(), "gone after \(commands)")
                 }
@@ -108,6 +113,34 @@ func blankType2(_ product: Type2Product, presence: FieldPresence = FieldPresence
             break
         }
         #expect(commands > 10)
+    }
+
+    /// The property over chips, leftover bytes in a blank data area, message sizes and the
+    /// command after which the object leaves: blank, empty or the new message, nothing else.
+    @Test func formattingLeftoversIsTearSafe() async {
+        await propertyCheck(count: 100, input: Gen.element(of: [Type2Product.ntag213, .ntag215, .ntag216, .ntag210]),
+                            Gen.int(in: 0...100), Gen.int(in: 1...24), Gen.int(in: 0...0xFFFF)) { product, fill, commands, seed in
+            let product = product!    // element(of:) a non-empty list
+            var generator = seed
+            func next() -> UInt8 { generator = (generator &* 1_103_515_245 &+ 12_345) & 0x7FFF_FFFF; return UInt8(truncatingIfNeeded: generator >> 16) }
+            var tag = try blankType2(product, presence: FieldPresence(removeAfterCommands: commands))
+            // Leftovers: an old NDEF TLV header over random bytes (the CC was cleared, not the data).
+            tag.write([0x03, 0x08 + next() % 0x20] + (2..<product.userMemory).map { _ in next() }, atPage: 4)
+            let capacity = TLVAreaWritePlan.largestMessage(in: product.ccDataAreaSize)
+            let new = (0..<(capacity * fill / 100)).map { _ in next() }
+            let transport = InProcessTransport(tag)
+            let error = await Self.failure { _ = try await Self.driver(transport).write(new, options: WriteOptions(formatIfBlank: true)) }
+            var left = await transport.object
+            left.presence = FieldPresence()
+            if let error { #expect(error.isRemoval, "\(error)") }
+            if left.memory[12..<16].allSatisfy({ $0 == 0 }) {
+                #expect(error != nil)
+                return
+            }
+            let bytes = try await Type2Tag.readNDEF(over: InProcessTransport(left)).ndefBytes
+            #expect(bytes == [] || bytes == new, "\(product.name) gone after \(commands): \(bytes.count) bytes")
+            if error == nil { #expect(bytes == new) }
+        }
     }
 
     // MARK: Making read-only
