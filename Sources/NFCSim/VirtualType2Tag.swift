@@ -168,6 +168,9 @@ public struct VirtualType2Tag: VirtualObject {
         if let lock = product.dynamicLock, let lockPage = product.configurationPages?.dynamicLock, page < lockPage,
            lock.locks(page, lockBytes: memory[(lockPage * Type2Product.pageSize)...].prefix(2)) { return true }
         if let protection, protection.protects(page), !isAuthenticated { return true }
+        // CFGLCK (ACCESS bit 6) locks CFG0 and CFG1 for good.
+        if let pages = product.configurationPages, page == pages.cfg0 || page == pages.cfg1,
+           memory[pages.cfg1 * Type2Product.pageSize] & 0x40 != 0 { return true }
         return false
     }
 
@@ -176,7 +179,7 @@ public struct VirtualType2Tag: VirtualObject {
     /// CC (page 3) are one-time programmable, so bits are ORed in; PWD and PACK are stored but read
     /// as zeros; a page locked by lock bits, or protected by AUTH0 before PWD_AUTH, gets a NAK;
     /// other pages are replaced. The ACK crosses as an empty frame, as a PN53x InDataExchange
-    /// returns it. (Block-locking bits and CFGLCK are not enforced.)
+    /// returns it. Block-locking bits freeze the lock bits they cover; CFGLCK locks CFG0/CFG1.
     private mutating func store(_ frame: [UInt8]) -> VirtualReply {
         let page = Int(frame.count == 6 ? frame[1] : 0)
         guard frame.count == 6, page >= 2, page < product.totalPages, !refusesWrite(to: page) else {
@@ -189,17 +192,28 @@ public struct VirtualType2Tag: VirtualObject {
         case pages?.password: password = bytes
         case pages?.passwordAcknowledge: passwordAcknowledge = Array(bytes.prefix(2))
         default:
-            for index in 0..<Type2Product.pageSize {
-                let byte = bytes[index]
-                switch page {
-                case Type2StaticLock.page: if index >= 2 { memory[start + index] |= byte }
-                case Type2Tag.ccPage: memory[start + index] |= byte
-                case pages?.dynamicLock: if index < 3 { memory[start + index] |= byte }
-                default: memory[start + index] = byte
-                }
+            switch page {
+            case Type2StaticLock.page:
+                orLockBits(bytes, at: start + 2, frozen: Type2StaticLock.frozenBits(Int(memory[start + 2])))
+            case Type2Tag.ccPage:
+                for index in 0..<Type2Product.pageSize { memory[start + index] |= bytes[index] }
+            case pages?.dynamicLock:
+                orLockBits(bytes, at: start, frozen: product.dynamicLock?.frozenBits(Int(memory[start + 2])) ?? 0)
+                memory[start + 2] |= bytes[2]
+            default:
+                memory.replaceSubrange(start..<(start + Type2Product.pageSize), with: bytes)
             }
         }
         return .frame([])
+    }
+
+    /// ORs two lock bytes (`bytes[0...1]` of the write for the dynamic page, `bytes[2...3]` for
+    /// page 2) into memory at `offset`, leaving bits the block-locking bits freeze as they are.
+    private mutating func orLockBits(_ bytes: [UInt8], at offset: Int, frozen: Int) {
+        let source = offset % Type2Product.pageSize
+        let wanted = (Int(bytes[source]) | Int(bytes[source + 1]) << 8) & ~frozen
+        memory[offset] |= UInt8(wanted & 0xFF)
+        memory[offset + 1] |= UInt8(wanted >> 8)
     }
 
     private func page(_ number: Int) -> ArraySlice<UInt8> {

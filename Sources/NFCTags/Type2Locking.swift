@@ -13,6 +13,17 @@ public enum Type2StaticLock {
     /// bytes the chip ignores in a WRITE).
     public static let lockingEverything: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
 
+    /// The lock bits (bytes 2–3, as one 16-bit value, byte 2 low) that the block-locking bits in
+    /// `bits` freeze: BL CC the CC's lock bit, BL 9-4 the bits of pages 4–9, BL 15-10 those of
+    /// pages 10–15.
+    public static func frozenBits(_ bits: Int) -> Int {
+        var frozen = 0
+        if bits & 0x1 != 0 { frozen |= 1 << 3 }
+        if bits & 0x2 != 0 { frozen |= 0b11_1111 << 4 }
+        if bits & 0x4 != 0 { frozen |= 0b11_1111 << 10 }
+        return frozen
+    }
+
     /// Whether the lock bytes (page 2 bytes 2–3) lock `page` (3–15) against writing.
     public static func locks(_ page: Int, lockBytes: ArraySlice<UInt8>) -> Bool {
         guard (3...lastPage).contains(page), lockBytes.count == 2 else { return false }
@@ -24,7 +35,7 @@ public enum Type2StaticLock {
 /// The dynamic lock bytes of an NTAG213/215/216 (the page right after user memory): bytes 0–1
 /// hold one lock bit per `pagesPerBit` pages from page 16, byte 2 the block-locking bits (one per
 /// two lock bits), byte 3 and the remaining bits are RFUI and are written as 0, as the data sheet
-/// asks.
+/// asks (byte 3 reads BD).
 public struct Type2DynamicLock: Hashable, Sendable {
     /// First page the dynamic lock bits reach.
     public static let firstPage = 16
@@ -43,6 +54,12 @@ public struct Type2DynamicLock: Hashable, Sendable {
     public var lockingEverything: [UInt8] {
         let locks = (1 << lockBits) - 1
         return [UInt8(locks & 0xFF), UInt8(locks >> 8), UInt8((1 << blockLockBits) - 1), 0x00]
+    }
+
+    /// The lock bits (bytes 0–1 as one 16-bit value) that the block-locking bits in `blockBits`
+    /// (byte 2) freeze: each covers two lock bits.
+    public func frozenBits(_ blockBits: Int) -> Int {
+        (0..<blockLockBits).reduce(0) { frozen, bit in blockBits & (1 << bit) != 0 ? frozen | (0b11 << (2 * bit)) : frozen }
     }
 
     /// Whether the dynamic lock bytes `bytes` (bytes 0–1 of the page) lock `page`.

@@ -205,6 +205,26 @@ func blankType2(_ product: Type2Product, presence: FieldPresence = FieldPresence
         #expect(commands > 6)
     }
 
+    /// Block-locking bits freeze the lock bits they cover (static BL 9-4, NTAG213 dynamic BL 16-19);
+    /// CFGLCK locks CFG0/CFG1.
+    @Test func blockLockingBitsAndCFGLCKInTheSimulatedChip() throws {
+        var tag = try VirtualType2Tag(product: .ntag213, message: poster)
+        #expect(tag.respond(to: [0xA2, 0x02, 0, 0, 0x02, 0x00]) == .frame([]))    // BL 9-4
+        #expect(tag.respond(to: [0xA2, 0x02, 0, 0, 0xF0, 0xFF]) == .frame([]))    // L4-L15: only L10-L15 take
+        #expect(Array(tag.memory[10..<12]) == [0x02, 0xFC])
+        #expect(tag.respond(to: [0xA2, 0x04, 1, 2, 3, 4]) == .frame([]))
+        #expect(tag.respond(to: [0xA2, 0x0A, 1, 2, 3, 4]) == .nak(0))
+        _ = tag.reactivate()
+        #expect(tag.respond(to: [0xA2, 0x28, 0x00, 0x00, 0x01, 0x00]) == .frame([]))    // BL 16-19
+        #expect(tag.respond(to: [0xA2, 0x28, 0xFF, 0x0F, 0x00, 0x00]) == .frame([]))
+        #expect(Array(tag.memory[160..<164]) == [0xFC, 0x0F, 0x01, 0xBD])
+        #expect(tag.respond(to: [0xA2, 0x10, 1, 2, 3, 4]) == .frame([]))
+        #expect(tag.respond(to: [0xA2, 0x14, 1, 2, 3, 4]) == .nak(0))
+        _ = tag.reactivate()
+        #expect(tag.respond(to: [0xA2, 0x2A, 0x40, 0x05, 0x00, 0x00]) == .frame([]))    // CFGLCK
+        #expect(tag.respond(to: [0xA2, 0x29, 0x04, 0x00, 0x00, 0x04]) == .nak(0))
+    }
+
     // MARK: Passwords
 
     @Test func aProtectedChipNeedsItsPassword() async throws {
