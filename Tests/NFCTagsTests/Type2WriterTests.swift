@@ -5,10 +5,10 @@ import Testing
 
 /// Two real virtual chips, the second answering from a given command on: another object brought
 /// to the reader mid-write on a link that does not notice the change.
-struct SwappedObject: VirtualObject {
-    static let platform = TagPlatform.type2
-    var first: VirtualType2Tag
-    var second: VirtualType2Tag
+struct SwappedObject<Chip: VirtualObject>: VirtualObject {
+    static var platform: TagPlatform { Chip.platform }
+    var first: Chip
+    var second: Chip
     var commandsBeforeSwap: Int
     private(set) var commands = 0
 
