@@ -20,9 +20,11 @@ public actor InProcessTransport<Object: VirtualObject>: TagTransport {
 
     public func transceive(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
         commands.append(command)
+        // A storage-card link maps READ and WRITE only (GET_VERSION, FAST_READ, PWD_AUTH do not pass).
         if Object.platform == .type2, !capabilities.passesType2Extensions,
-           command.first == Type2Command.getVersionCode || command.first == Type2Command.fastReadCode {
-            throw .notSupported("GET_VERSION or FAST_READ")
+           command.first != Type2Command.readCode, command.first != Type2Command.writeCode {
+            let fastReadOrVersion = command.first == Type2Command.getVersionCode || command.first == Type2Command.fastReadCode
+            throw .notSupported(fastReadOrVersion ? "GET_VERSION or FAST_READ" : "Type 2 command \(command.first.map { String($0, radix: 16) } ?? "") over a storage-card link")
         }
         switch object.respond(to: command) {
         case .frame(let response):

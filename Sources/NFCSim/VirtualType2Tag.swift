@@ -37,6 +37,12 @@ public struct VirtualType2Tag: VirtualObject {
     /// as a dump that could not read them shows): READ of them and FAST_READ reaching them get
     /// NAK 0; nil: every page reads.
     public var readablePages: Int?
+    /// The password PWD_AUTH checks (PWD reads as zeros): FF FF FF FF from the factory.
+    public var password: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+    /// The 2-byte answer to a right password (PACK, which also reads as zeros).
+    public var passwordAcknowledge: [UInt8] = [0x00, 0x00]
+    /// After a right PWD_AUTH, until the chip is activated again.
+    public private(set) var isAuthenticated = false
 
     /// A chip formatted for NDEF holding `message` (nil: an empty NDEF TLV).
     public init(product: Type2Product, uid: [UInt8] = defaultUID, message: NDEFMessage?,
@@ -79,12 +85,41 @@ public struct VirtualType2Tag: VirtualObject {
     public mutating func reactivate() -> Bool {
         guard presence.isPresent else { return false }
         isIdle = false
+        isAuthenticated = false
         return true
+    }
+
+    /// Puts pages from `page` on behind `password` (CFG0 AUTH0; CFG1 PROT when reads are
+    /// protected too), as a writer with the old password would, for chips with configuration pages.
+    public mutating func protect(from page: Int, password: [UInt8], acknowledge: [UInt8] = [0x00, 0x00], readsToo: Bool = false) {
+        guard let pages = product.configurationPages else { preconditionFailure("the \(product.name) has no password") }
+        self.password = password
+        passwordAcknowledge = acknowledge
+        memory[pages.cfg0 * Type2Product.pageSize + 3] = UInt8(page)
+        let access = pages.cfg1 * Type2Product.pageSize
+        memory[access] = readsToo ? memory[access] | 0x80 : memory[access] & 0x7F
+    }
+
+    /// AUTH0 and PROT as CFG0 and CFG1 hold them now.
+    private var protection: Type2PasswordProtection? {
+        guard let pages = product.configurationPages else { return nil }
+        return Type2PasswordProtection(configuration: memory[(pages.cfg0 * Type2Product.pageSize)...].prefix(8))
+    }
+
+    /// Pages from this one on do not answer READ: a dump's unreadable pages, or PROT before PWD_AUTH.
+    private var firstUnreadablePage: Int {
+        var limit = min(product.totalPages, readablePages ?? product.totalPages)
+        if let protection, protection.readProtected, !isAuthenticated { limit = min(limit, protection.auth0) }
+        return limit
     }
 
     public mutating func respond(to frame: [UInt8]) -> VirtualReply {
         guard presence.admit(), !isIdle else { return .silence }
-        let reply = frame.first == Type2Command.writeCode ? store(frame) : answer(frame)
+        let reply = switch frame.first {
+        case Type2Command.writeCode: store(frame)
+        case Type2PasswordProtection.authenticateCode where product.configurationPages != nil: authenticate(frame)
+        default: answer(frame)
+        }
         if case .frame = reply { return reply }
         isIdle = true
         return reply
@@ -106,36 +141,79 @@ public struct VirtualType2Tag: VirtualObject {
             guard let version = product.version else { return unknownCommandReply }
             return .frame(version)
         case .read(let page):
-            guard Int(page) < min(pages, readablePages ?? pages) else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+            guard Int(page) < firstUnreadablePage else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
             return .frame((0..<4).flatMap { self.page((Int(page) + $0) % pages) })
         case .fastRead(let start, let end):
             guard product.supportsFastRead else { return unknownCommandReply }
-            guard start <= end, Int(end) < min(pages, readablePages ?? pages) else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+            guard start <= end, Int(end) < firstUnreadablePage else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
             return .frame((Int(start)...Int(end)).flatMap { self.page($0) })
         case nil:
             return unknownCommandReply
         }
     }
 
-    /// WRITE (A2 page b0 b1 b2 b3): pages 0–1 (UID) are read-only; the lock bytes (page 2 bytes
-    /// 2–3) and the CC (page 3) are one-time programmable, so bits are ORed in; other pages are
-    /// replaced. The ACK crosses as an empty frame, as a PN53x InDataExchange returns it. Lock bits
-    /// and password protection are not enforced yet.
+    /// PWD_AUTH (1B + 4 bytes): PACK for the right password (authenticated until the next
+    /// activation), NAK otherwise.
+    private mutating func authenticate(_ frame: [UInt8]) -> VirtualReply {
+        guard frame.count == 5, Array(frame[1...]) == password else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+        isAuthenticated = true
+        return .frame(passwordAcknowledge)
+    }
+
+    /// Whether a WRITE to `page` is refused: pages locked by the static or dynamic lock bits, and
+    /// pages from AUTH0 on before PWD_AUTH.
+    private func refusesWrite(to page: Int) -> Bool {
+        let lockBytes = memory[(Type2StaticLock.page * Type2Product.pageSize + 2)...].prefix(2)
+        if Type2StaticLock.locks(page, lockBytes: lockBytes) { return true }
+        if let lock = product.dynamicLock, let lockPage = product.configurationPages?.dynamicLock, page < lockPage,
+           lock.locks(page, lockBytes: memory[(lockPage * Type2Product.pageSize)...].prefix(2)) { return true }
+        if let protection, protection.protects(page), !isAuthenticated { return true }
+        // CFGLCK (ACCESS bit 6) locks CFG0 and CFG1 for good.
+        if let pages = product.configurationPages, page == pages.cfg0 || page == pages.cfg1,
+           memory[pages.cfg1 * Type2Product.pageSize] & 0x40 != 0 { return true }
+        return false
+    }
+
+    /// WRITE (A2 page b0 b1 b2 b3), as the data sheets describe it: pages 0–1 (UID) are
+    /// read-only; the lock bytes (page 2 bytes 2–3, the dynamic lock page's bytes 0–2) and the
+    /// CC (page 3) are one-time programmable, so bits are ORed in; PWD and PACK are stored but read
+    /// as zeros; a page locked by lock bits, or protected by AUTH0 before PWD_AUTH, gets a NAK;
+    /// other pages are replaced. The ACK crosses as an empty frame, as a PN53x InDataExchange
+    /// returns it. Block-locking bits freeze the lock bits they cover; CFGLCK locks CFG0/CFG1.
     private mutating func store(_ frame: [UInt8]) -> VirtualReply {
         let page = Int(frame.count == 6 ? frame[1] : 0)
-        guard frame.count == 6, page >= 2, page < product.totalPages else {
+        guard frame.count == 6, page >= 2, page < product.totalPages, !refusesWrite(to: page) else {
             return .nak(Type2Acknowledgement.invalidArgument.rawValue)
         }
+        let bytes = Array(frame[2...])
+        let pages = product.configurationPages
         let start = page * Type2Product.pageSize
-        for index in 0..<Type2Product.pageSize {
-            let byte = frame[2 + index]
+        switch page {
+        case pages?.password: password = bytes
+        case pages?.passwordAcknowledge: passwordAcknowledge = Array(bytes.prefix(2))
+        default:
             switch page {
-            case 2: if index >= 2 { memory[start + index] |= byte }
-            case 3: memory[start + index] |= byte
-            default: memory[start + index] = byte
+            case Type2StaticLock.page:
+                orLockBits(bytes, at: start + 2, frozen: Type2StaticLock.frozenBits(Int(memory[start + 2])))
+            case Type2Tag.ccPage:
+                for index in 0..<Type2Product.pageSize { memory[start + index] |= bytes[index] }
+            case pages?.dynamicLock:
+                orLockBits(bytes, at: start, frozen: product.dynamicLock?.frozenBits(Int(memory[start + 2])) ?? 0)
+                memory[start + 2] |= bytes[2]
+            default:
+                memory.replaceSubrange(start..<(start + Type2Product.pageSize), with: bytes)
             }
         }
         return .frame([])
+    }
+
+    /// ORs two lock bytes (`bytes[0...1]` of the write for the dynamic page, `bytes[2...3]` for
+    /// page 2) into memory at `offset`, leaving bits the block-locking bits freeze as they are.
+    private mutating func orLockBits(_ bytes: [UInt8], at offset: Int, frozen: Int) {
+        let source = offset % Type2Product.pageSize
+        let wanted = (Int(bytes[source]) | Int(bytes[source + 1]) << 8) & ~frozen
+        memory[offset] |= UInt8(wanted & 0xFF)
+        memory[offset + 1] |= UInt8(wanted >> 8)
     }
 
     private func page(_ number: Int) -> ArraySlice<UInt8> {

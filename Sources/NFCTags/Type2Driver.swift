@@ -13,29 +13,37 @@ public struct Type2Driver: TagDriver {
         try await Type2Tag.readNDEF(over: transport, uid: uid)
     }
 
+    /// Formatted or blank, read-only (CC write access or the static lock bits locking the data
+    /// area's first pages), capacity, use, and whether AUTH0 puts the data area behind a password
+    /// (chips with configuration pages; nil where they cannot be read or do not exist).
     public func status() async throws(TagWriteError) -> TagStatus {
         var link = CountedLink(transport)
-        let product: Type2Product?
-        do { product = try await Type2Tag.identify(&link) } catch { throw .link(error) }
-        let fastRead = product?.supportsFastRead == true && transport.capabilities.passesType2Extensions
+        let session = try await Type2Writer.open(&link, password: nil)
+        let product = session.product
+        let passwordProtected = session.protection.map { $0.protects(session.lastDataPage) }
+        let locked = Type2StaticLock.locks(Type2Product.firstUserPage, lockBytes: session.header[10..<12])
         let memory: [UInt8]
-        do { memory = try await Type2Writer.readMemory(&link, userMemory: product?.userMemory, fastRead: fastRead) } catch .refused(.notFormatted) {
-            return TagStatus(platform: .type2, product: product?.name, uid: uid, formatted: false, access: .readWrite,
-                             capacity: TLVAreaWritePlan.largestMessage(in: product?.userMemory ?? 0), used: 0,
-                             roundTrips: link.roundTrips)
+        do { memory = try await Type2Writer.readMemory(&link, userMemory: product?.userMemory, fastRead: session.fastRead) } catch .refused(.notFormatted) {
+            return TagStatus(platform: .type2, product: product?.name, uid: uid ?? session.uid, formatted: false,
+                             access: locked ? .readOnly : .readWrite,
+                             capacity: TLVAreaWritePlan.largestMessage(in: product?.ccDataAreaSize ?? 0), used: 0,
+                             passwordProtected: passwordProtected, roundTrips: link.roundTrips)
+        } catch .link(.nak) where session.protection?.readProtected == true {
+            await Type2Writer.wake(&link)
+            throw .refused(.passwordRequired)
         }
         let layout: Type2DataLayout
         do { layout = try Type2DataLayout(memory: memory, userMemory: product?.userMemory) } catch { throw .refused(error) }
-        return TagStatus(platform: .type2, product: product?.name, uid: uid, formatted: true,
-                         access: layout.writable ? .readWrite : .readOnly, capacity: layout.capacity,
-                         used: layout.used, roundTrips: link.roundTrips)
+        return TagStatus(platform: .type2, product: product?.name, uid: uid ?? session.uid, formatted: true,
+                         access: layout.writable && !locked ? .readWrite : .readOnly, capacity: layout.capacity,
+                         used: layout.used, passwordProtected: passwordProtected, roundTrips: link.roundTrips)
     }
 
     public func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
-        TagWriteReport(roundTrips: try await Type2Writer.write(message, over: transport))
+        try await Type2Writer.write(message, over: transport, options: options)
     }
 
     public func makeReadOnly(options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
-        throw .refused(.unsupported("making Type 2 objects read-only is not implemented yet"))
+        try await Type2Writer.makeReadOnly(over: transport, options: options)
     }
 }

@@ -20,6 +20,10 @@ public struct Type2Product: Hashable, Sendable {
     public var configurationPage: Int?
     /// Whether the chip implements FAST_READ (0x3A).
     public var supportsFastRead: Bool
+    /// The dynamic lock bits, where the data sheet's layout is known to this table (NTAG213/215/216);
+    /// nil for chips without them (48 bytes of user memory: the static lock bits reach it all) and
+    /// for NTAG212 and MF0UL21, whose lock bits nfcscan does not set.
+    public var dynamicLock: Type2DynamicLock? = nil
 
     public static let pageSize = 4
     public static let firstUserPage = 4
@@ -34,11 +38,14 @@ public struct Type2Product: Hashable, Sendable {
     public static let ntag212 = Type2Product(name: "NTAG212", version: [0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0E, 0x03],
                                              totalPages: 41, userPages: 32, ccDataAreaSize: 128, configurationPage: 0x24, supportsFastRead: true)
     public static let ntag213 = Type2Product(name: "NTAG213", version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03],
-                                             totalPages: 45, userPages: 36, ccDataAreaSize: 144, configurationPage: 0x28, supportsFastRead: true)
+                                             totalPages: 45, userPages: 36, ccDataAreaSize: 144, configurationPage: 0x28, supportsFastRead: true,
+                                             dynamicLock: .ntag213)
     public static let ntag215 = Type2Product(name: "NTAG215", version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03],
-                                             totalPages: 135, userPages: 126, ccDataAreaSize: 496, configurationPage: 0x82, supportsFastRead: true)
+                                             totalPages: 135, userPages: 126, ccDataAreaSize: 496, configurationPage: 0x82, supportsFastRead: true,
+                                             dynamicLock: .ntag215)
     public static let ntag216 = Type2Product(name: "NTAG216", version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03],
-                                             totalPages: 231, userPages: 222, ccDataAreaSize: 872, configurationPage: 0xE2, supportsFastRead: true)
+                                             totalPages: 231, userPages: 222, ccDataAreaSize: 872, configurationPage: 0xE2, supportsFastRead: true,
+                                             dynamicLock: .ntag216)
     /// MIFARE Ultralight EV1, 48 bytes of user memory (MF0UL11).
     public static let ultralightEV1_48 = Type2Product(name: "MIFARE Ultralight EV1 (MF0UL11)",
                                                       version: [0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0B, 0x03],

@@ -25,7 +25,7 @@ public enum Type2Tag {
     /// Byte address of the data area (page 4).
     static let dataAreaStart = Type2Product.firstUserPage * Type2Product.pageSize
     /// Page of the capability container.
-    static let ccPage = 3
+    public static let ccPage = 3
     /// Highest page a one-byte page address reaches.
     static let lastAddressablePage = 0xFF
 

@@ -46,6 +46,8 @@ public struct Type2DataLayout: Hashable, Sendable {
     public let reserved: [Range<Int>]
     /// Whether the CC grants write access.
     public let writable: Bool
+    /// The data area's TLVs.
+    public let blocks: [TLVBlock]
 
     /// - Parameter memory: from the CC page (3) through the end of the data area, as read.
     public init(memory: [UInt8], userMemory: Int?) throws(WriteRefusal) {
@@ -68,11 +70,12 @@ public struct Type2DataLayout: Hashable, Sendable {
             reserved.append((area.lowerBound - Type2Tag.dataAreaStart)..<(area.upperBound - Type2Tag.dataAreaStart))
         }
         self.reserved = reserved
+        self.blocks = blocks
     }
 
     /// Bytes of the NDEF message held (0 when there is none).
     public var used: Int {
-        (try? TLVWalker.blocks(in: data))?.first { $0.tag == .ndefMessage }?.valueRange.count ?? 0
+        blocks.first { $0.tag == .ndefMessage }?.valueRange.count ?? 0
     }
 
     /// The largest message a write could store now.

@@ -53,14 +53,11 @@ import TestSupport
         let tag = try Self.tag(product, message: long)
         let reader = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
         defer { reader.close() }
-        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-dump-\(UUID().uuidString).bin")
-        defer { try? FileManager.default.removeItem(at: dump) }
-        let result = try LibNFCTool.run("nfc-mfultralight", ["r", dump.path], connstring: reader.connstring)
+        let (result, bytes) = try LibNFCTool.ultralightDump(connstring: reader.connstring)
         #expect(!result.timedOut)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("NTAG Type: \(product.name)"), "\(result.output)")
         #expect(result.output.contains("Done, \(pages) of \(pages) pages read (0 pages failed)."), "\(result.output)")
-        let bytes = [UInt8](try Data(contentsOf: dump))
         #expect(bytes == tag.memory, "the dump is the tag's memory")
         let encoded = long.encoded()
         let tlv: [UInt8] = encoded.count < 0xFF ? [0x03, UInt8(encoded.count)] + encoded

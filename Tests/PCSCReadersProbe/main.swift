@@ -189,22 +189,34 @@ do {
         guard case .success(let message) = Hex.decode(arguments[1]) else { say("error=bad hex"); exit(64) }
         try await classicWrite(message)
     case "write":
-        // write HEX [format] [lock] SECONDS: writes the encoded message to the first object
-        // through its driver, as one whole operation, then (when asked) makes it read-only.
+        // write HEX [format] [lock] [password=HEX] SECONDS: writes the encoded message HEX to the
+        // first object through its driver, as one whole operation (formatting a blank object when
+        // asked), then (when asked) makes it read-only, then prints what a fresh read and the
+        // driver's status find.
         guard case .success(let message) = Hex.decode(arguments[1]) else { say("error=bad hex"); exit(64) }
-        let options = WriteOptions(formatIfBlank: arguments.contains("format"))
+        var password: [UInt8]?
+        if let given = arguments.first(where: { $0.hasPrefix("password=") }) {
+            guard case .success(let bytes) = Hex.decode(String(given.dropFirst("password=".count))) else { say("error=bad password"); exit(64) }
+            password = bytes
+        }
+        let options = WriteOptions(formatIfBlank: arguments.contains("format"), password: password)
         let (reader, object, events) = try await firstObject()
         do {
             let report = try await object.perform { driver throws(TagWriteError) in try await driver.write(message, options: options) }
             say("written changed=\(report.changed) formatted=\(report.formatted) roundTrips=\(report.roundTrips)")
             if arguments.contains("lock") {
                 let locked = try await object.perform { driver throws(TagWriteError) in try await driver.makeReadOnly(options: options) }
-                say("readOnly chipLocked=\(locked.chipLocked.map { "\($0)" } ?? "-")")
+                say("readOnly chipLocked=\(locked.chipLocked.map { "\($0)" } ?? "-") roundTrips=\(locked.roundTrips)")
             }
-            let status = try await object.perform { driver throws(TagWriteError) in try await driver.status() }
-            say("status access=\(status.access.rawValue) used=\(status.used) capacity=\(status.capacity)")
         } catch {
             say("writeError=\(error)")
+        }
+        say(await readOutcome(object))
+        do {
+            let status = try await object.perform { driver throws(TagWriteError) in try await driver.status() }
+            say("status access=\(status.access.rawValue) used=\(status.used) capacity=\(status.capacity) formatted=\(status.formatted)")
+        } catch {
+            say("statusError=\(error)")
         }
         await object.release()
         await reader.close()

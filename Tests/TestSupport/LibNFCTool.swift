@@ -18,4 +18,12 @@ public enum LibNFCTool {
     public static func run(_ name: String, _ arguments: [String], connstring: String, timeout: Double = 20) throws -> RunResult {
         try BoundedProcess.run(try path(name), arguments, environment: environment(connstring: connstring), output: .together, timeout: timeout)
     }
+
+    /// `nfc-mfultralight r FILE`: its output and the memory image it saved (empty when none).
+    public static func ultralightDump(connstring: String) throws -> (result: RunResult, bytes: [UInt8]) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nfc-mfultralight-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try run("nfc-mfultralight", ["r", file.path], connstring: connstring)
+        return (result, (try? Data(contentsOf: file)).map { [UInt8]($0) } ?? [])
+    }
 }

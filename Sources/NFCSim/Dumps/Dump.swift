@@ -80,6 +80,7 @@ public struct Type2Dump: Sendable {
                 product = .ntag213
                 product.name = name ?? "Type 2 chip (GET_VERSION \(Hex.string(version)))"
                 product.configurationPage = nil
+                product.dynamicLock = nil
             }
             product.version = version
             product.supportsFastRead = true

@@ -90,6 +90,7 @@ enum GetData {
 /// | LE over ``maxReadLength`` | 6C, then ``maxReadLength`` |
 /// | data in the command, or a malformed APDU | 67 00 |
 /// | another FF instruction | 6D 00 |
+/// | `FF D6 00 PP 04 d0..d3` (UPDATE BINARY: one WRITE) | 90 00; 63 00 when the chip refuses |
 /// | another P1 of GET DATA (FF CA 01 asks for ATS bytes a storage card has not) | 6A 81 |
 /// | an APDU of another class: the object has no APDU layer | 6A 81 |
 /// | the chip did not answer a READ | 63 00 |
@@ -125,8 +126,26 @@ public struct VPCDType2Card: VPCDCard {
             return GetData.answer(command, raw: apdu, uid: tag.uid, historicalBytes: nil).bytes
         case 0xB0:
             return readBinary(command, raw: apdu).map(\.bytes)
+        case 0xD6:
+            return updateBinary(command).map(\.bytes)
         default:
             return ResponseAPDU(status: .instructionNotSupported).bytes
+        }
+    }
+
+    /// UPDATE BINARY `FF D6 00 PP 04 d0..d3`: one WRITE of page PP. 90 00 for the chip's ACK;
+    /// 63 00 when it NAKs (a locked or password-protected page) or is silent, as ACR122U-class
+    /// readers answer; 6A 82 past the last page; 67 00 for another length.
+    private mutating func updateBinary(_ command: CommandAPDU) -> ResponseAPDU? {
+        guard command.p1 == 0x00, command.data.count == Type2Product.pageSize, command.le == nil else { return ResponseAPDU(status: .wrongLength) }
+        guard Int(command.p2) < tag.product.totalPages else { return ResponseAPDU(status: .fileNotFound) }
+        chipCommands += 1
+        switch tag.respond(to: [Type2Command.writeCode, command.p2] + command.data) {
+        case .frame: return ResponseAPDU(status: .success)
+        case .nak, .silence:
+            guard tag.isPresent else { return nil }
+            _ = tag.reactivate()
+            return ResponseAPDU(status: .operationFailed)
         }
     }
 

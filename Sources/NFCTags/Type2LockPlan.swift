@@ -1,0 +1,57 @@
+import NDEF
+
+/// Making a formatted Type 2 object read-only for good, in an order where an object taken away
+/// after any WRITE still reads its message and says no more than it is: the CC's write access to
+/// 0x0F first (readers and writers then treat it as read-only), then the static lock bits (page 2
+/// bytes 2–3: pages 3–15 and their block-locking bits), then the chip's dynamic lock bits (pages
+/// 16 on, RFUI bits left 0). Every one of these bits is one-time programmable; a WRITE ORs them in,
+/// so bits already set are not written again.
+public struct Type2LockPlan: Hashable, Sendable {
+    /// The WRITEs, in order; each is read back and checked.
+    public let writes: [Type2PageWrite]
+
+    /// - Parameters:
+    ///   - product: the chip GET_VERSION named, when known.
+    ///   - header: pages 0–3 as read (lock bytes, CC).
+    ///   - layout: the data area as read; its message must read as the reader reads it (reserved
+    ///     areas outside it, the bytes a valid NDEF message), or nothing is made permanent.
+    ///   - dynamicLockBytes: the dynamic lock page as read, for a chip that has one.
+    public init(product: Type2Product?, header: [UInt8], layout: Type2DataLayout, dynamicLockBytes: [UInt8]?) throws(WriteRefusal) {
+        guard header.count >= 16 else { throw .memoryIncomplete(needed: 16, available: header.count) }
+        if let ndef = layout.blocks.first(where: { $0.tag == .ndefMessage }) {
+            do {
+                try Type2Tag.checkReservedAreas(layout.blocks, around: ndef, data: layout.data)
+                if !ndef.valueRange.isEmpty { _ = try NDEFMessage(decoding: Array(layout.data[ndef.valueRange])) }
+            } catch {
+                throw .unsupported("its message does not read cleanly (\(error)); write it again first")
+            }
+        }
+        let lastDataPage = Type2Tag.ccPage + layout.data.count / Type2Product.pageSize
+        var writes: [Type2PageWrite] = []
+        var cc = Array(header[12..<16])
+        if cc[3] != 0x0F {
+            cc[3] = 0x0F
+            writes.append(Type2PageWrite(page: Type2Tag.ccPage, bytes: cc))
+        }
+        if header[10..<12] != Type2StaticLock.lockingEverything[2...] {
+            writes.append(Type2PageWrite(page: Type2StaticLock.page, bytes: Type2StaticLock.lockingEverything))
+        }
+        if lastDataPage > Type2StaticLock.lastPage {
+            guard let lock = product?.dynamicLock, let page = product?.configurationPages?.dynamicLock,
+                  let current = dynamicLockBytes, current.count >= 4 else {
+                throw .cannotFormat("where the lock bits of its memory past the first 48 bytes are is not known for this chip")
+            }
+            let wanted = lock.lockingEverything
+            if zip(current.prefix(3), wanted.prefix(3)).contains(where: { $0 & $1 != $1 }) {
+                writes.append(Type2PageWrite(page: page, bytes: wanted))
+            }
+        }
+        self.writes = writes
+    }
+
+    /// Whether a page read back after `write` holds every bit it set (OTP bits: a set bit that
+    /// reads 0 did not take; bytes the chip ignores were written as 0).
+    public static func took(_ write: Type2PageWrite, readBack page: ArraySlice<UInt8>) -> Bool {
+        page.count >= 4 && zip(page.prefix(4), write.bytes).allSatisfy { $0 & $1 == $1 }
+    }
+}
