@@ -113,10 +113,15 @@ public struct VirtualType2Tag: VirtualObject {
         return limit
     }
 
+    static let compatibilityWriteCode: UInt8 = 0xA0
+
     public mutating func respond(to frame: [UInt8]) -> VirtualReply {
         guard presence.admit(), !isIdle else { return .silence }
         let reply = switch frame.first {
         case Type2Command.writeCode: store(frame)
+        // COMPATIBILITY_WRITE (A0 page + 16 bytes, of which the chip stores the first 4), as a PN53x
+        // carries libnfc's MIFARE write in one InDataExchange (`nfc-mfultralight w` uses it).
+        case Self.compatibilityWriteCode where frame.count == 18: store([Type2Command.writeCode, frame[1]] + frame[2..<6])
         case Type2PasswordProtection.authenticateCode where product.configurationPages != nil: authenticate(frame)
         default: answer(frame)
         }

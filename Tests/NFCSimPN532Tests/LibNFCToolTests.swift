@@ -45,6 +45,24 @@ import TestSupport
         #expect(result.output.contains("ATS: 75  77  81  02  80"), "\(result.output)")
     }
 
+    /// libnfc writes with COMPATIBILITY_WRITE (A0 + 16 bytes, the chip keeps 4): the emulated
+    /// chip takes it, so libnfc's own writer and nfcscan's reader meet on the same bytes.
+    @Test func nfcMfultralightWritesWhatTheReaderThenReads() throws {
+        let tag = try Self.tag(.ntag215)
+        let reader = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
+        defer { reader.close() }
+        let (read, image) = try LibNFCTool.ultralightDump(connstring: reader.connstring)
+        #expect(read.status == 0, "\(read.output)")
+        let new = NDEFMessage(URIRecord(uri: "https://example.com/written-by-libnfc").record()).encoded()
+        var changed = image
+        changed.replaceSubrange(16..<(16 + new.count + 3), with: [0x03, UInt8(new.count)] + new + [0xFE])
+        let write = try LibNFCTool.ultralightWrite(changed, connstring: reader.connstring)
+        #expect(write.status == 0, "\(write.output)")
+        #expect(write.output.contains("0 pages failed"), "\(write.output)")
+        let (_, after) = try LibNFCTool.ultralightDump(connstring: reader.connstring)
+        #expect(Array(after[16..<(16 + new.count + 3)]) == [0x03, UInt8(new.count)] + new + [0xFE])
+    }
+
     @Test(arguments: [(Type2Product.ntag213, 45), (.ntag215, 135), (.ntag216, 231)])
     func nfcMfultralightReadsTheWholeTag(product: Type2Product, pages: Int) throws {
         // A message long enough on the larger tags to need the 3-byte TLV length.

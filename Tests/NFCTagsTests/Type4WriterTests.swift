@@ -111,7 +111,7 @@ import Testing
             let tag = try VirtualType4Tag(message: poster, fileSize: 0x400, presence: FieldPresence(removeAfterCommands: commands))
             let transport = InProcessTransport(tag, capabilities: shortAPDULink)
             do {
-                try await Type4Writer.write(new.encoded(), over: transport)
+                _ = try await Type4Writer.write(new.encoded(), over: transport)
                 #expect(commands >= 13, "written with the object gone after \(commands) commands")
             } catch {
                 #expect(error.isRemoval, "\(error)")

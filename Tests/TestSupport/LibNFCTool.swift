@@ -14,9 +14,12 @@ public enum LibNFCTool {
         return environment
     }
 
-    /// Runs `name` against `connstring`; output is stdout and stderr together.
-    public static func run(_ name: String, _ arguments: [String], connstring: String, timeout: Double = 20) throws -> RunResult {
-        try BoundedProcess.run(try path(name), arguments, environment: environment(connstring: connstring), output: .together, timeout: timeout)
+    /// Runs `name` against `connstring` (with `input` on its standard input); output is stdout and
+    /// stderr together.
+    public static func run(_ name: String, _ arguments: [String], connstring: String, input: [UInt8]? = nil,
+                           timeout: Double = 20) throws -> RunResult {
+        try BoundedProcess.run(try path(name), arguments, environment: environment(connstring: connstring), input: input,
+                               output: .together, timeout: timeout)
     }
 
     /// `nfc-mfultralight r FILE`: its output and the memory image it saved (empty when none).
@@ -25,5 +28,13 @@ public enum LibNFCTool {
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try run("nfc-mfultralight", ["r", file.path], connstring: connstring)
         return (result, (try? Data(contentsOf: file)).map { [UInt8]($0) } ?? [])
+    }
+
+    /// `nfc-mfultralight w FILE` of `image`, declining its OTP, lock and UID questions.
+    public static func ultralightWrite(_ image: [UInt8], connstring: String) throws -> RunResult {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nfc-mfultralight-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(image).write(to: file)
+        return try run("nfc-mfultralight", ["w", file.path], connstring: connstring, input: Array("n\nn\nn\nn\n".utf8))
     }
 }
