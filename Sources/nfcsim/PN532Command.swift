@@ -136,6 +136,12 @@ struct PN532Command: ParsableCommand {
         } catch {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
+        var saver: SavedObject?
+        do {
+            if let path = object.save { saver = try SavedObject(path: path, object: target, kind: type.rawValue) }
+        } catch {
+            printError(error.message); throw ExitCode(error.status)
+        }
         let start = ContinuousClock.now
         let (arrival, departure) = object.schedule(from: start)
         let host: PN532PTYHost
@@ -145,6 +151,10 @@ struct PN532Command: ParsableCommand {
             printError("\(error)"); throw ExitCode(71)
         }
         if trace { host.trace = { line in printError(line) } }
+        if let saver {
+            host.afterFrame = { target in saver.update(target) }
+            writeLine("nfcsim: " + saver.summary)
+        }
         if let dieAtExchange {
             let exchanges = ExchangeCount()
             host.beforeCommand = { code in
@@ -167,6 +177,7 @@ struct PN532Command: ParsableCommand {
         case .deadline: writeLine("nfcsim: the tag left the field; stopping")
         case .signal, .stopped: writeLine("nfcsim: stopped")
         }
+        if let saver, !saver.finish() { throw ExitCode(74) }
     }
 
     /// The PN532 target a dump describes: Type 2, MIFARE Classic and FeliCa; an ISO 15693 chip is

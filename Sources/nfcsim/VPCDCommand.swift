@@ -155,12 +155,22 @@ struct VPCDCommand: ParsableCommand {
         } catch {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
+        var saver: SavedObject?
+        do {
+            if let path = object.save { saver = try SavedObject(path: path, object: card, kind: type.rawValue) }
+        } catch {
+            printError(error.message); throw ExitCode(error.status)
+        }
         let client: VPCDClient
         do { client = try VPCDClient(card: card, host: host, port: UInt16(port)) } catch {
             printError("\(error)"); throw ExitCode(71)
         }
         if trace { client.trace = { line in printError(line) } }
         client.onArrival = { writeLine("nfcsim: the card is in the reader") }
+        if let saver {
+            client.afterMessage = { card in saver.update(card) }
+            writeLine("nfcsim: " + saver.summary)
+        }
         client.stopOnSignals()
         writeLine("nfcsim: \(summary), ATR: \(Self.hex(card.atr).uppercased())")
         writeLine("nfcsim: vpcd reader at \(host) port \(port)\(object.after.map { ", arriving in \($0) s" } ?? "")")
@@ -171,6 +181,7 @@ struct VPCDCommand: ParsableCommand {
             printError("\(error)"); client.shutdown(); throw ExitCode(69)
         }
         client.shutdown()
+        let kept = saver?.finish() ?? true
         switch stop {
         case .departed, .objectLeft: writeLine("nfcsim: the card left the reader; stopping")
         case .signal, .stopped: writeLine("nfcsim: stopped")
@@ -178,6 +189,7 @@ struct VPCDCommand: ParsableCommand {
             printError("pcscd closed the connection (it stopped, or dropped the reader)")
             throw ExitCode(69)
         }
+        if !kept { throw ExitCode(74) }
     }
 
     /// The PC/SC card a dump describes, in `reader`: Type 2, MIFARE Classic and ISO 15693 as
