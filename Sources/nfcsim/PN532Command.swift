@@ -49,6 +49,14 @@ struct PN532Command: ParsableCommand {
               $ nfcsim pn532 --dump Poster.nfc
               $ nfcsim pn532 --type classic1k --dump card.mfd
 
+            --save FILE keeps what a reader writes: FILE is written at start and after every \
+            change to the tag's memory, replaced atomically, in a format --dump reads back (.nfc: \
+            a Flipper Zero file with the whole tag; any other name: the raw memory, read back \
+            with --type). Topaz tags cannot be saved.
+
+              $ nfcsim pn532 --dump Poster.nfc --save Written.nfc
+              $ nfcsim pn532 --dump Written.nfc
+
             nfcsim runs until --for has passed (or, with --keep-reader, until interrupted) and \
             stops cleanly on Ctrl-C or SIGTERM.
             """

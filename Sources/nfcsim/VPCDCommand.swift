@@ -52,7 +52,10 @@ struct VPCDCommand: ParsableCommand {
             shorter file is padded with zeros, a longer one refused. --dump FILE presents a Flipper \
             Zero .nfc file, a Proxmark3 or Metrodroid JSON dump, or a raw image with --type (an \
             ISO 15693 chip's user memory with --type icodeslix2, for example), the chip and UID \
-            from the file. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
+            from the file. --save FILE keeps what a reader writes, in a format --dump reads \
+            back (.nfc: a Flipper Zero file with the whole object; any other name: the raw \
+            memory, read back with --type), replaced atomically after every change; Topaz and \
+            Type 4 objects cannot be saved. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
             SIGTERM; either way the card leaves the reader.
             """
     )

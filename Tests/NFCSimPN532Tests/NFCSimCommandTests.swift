@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `nfcsim` binary as a user would. NFCSIM_BIN overrides where it is.
 final class NFCSimProcess: @unchecked Sendable {
