@@ -44,8 +44,8 @@ public enum Type1Write: Hashable, Sendable {
 /// data area's bytes (byte 12 on, without blocks D and E and what Lock/Memory Control TLVs
 /// reserve: ``Type1Tag``'s own walk), then NMN E1 again. An object taken away in between reads as
 /// "not formatted" (NMN 00), which a reader refuses, or — for a reader that ignores NMN — the old,
-/// an empty or the new message. Static bytes go by WRITE-E, dynamic ones (from byte 128) by
-/// WRITE-E8 of their block, consecutive writes to one block in one command.
+/// an empty or the new message. A Topaz 96 takes WRITE-E of each byte; a Topaz 512 WRITE-E8 of
+/// each data block, consecutive writes to one block in one command (NMN always by WRITE-E).
 ///
 /// Refused before anything is sent: no NMN E1 (not formatted), a CC that does not decode, write
 /// access not 0 (read-only), a lock bit set over a byte the message needs, a message that does
@@ -84,22 +84,30 @@ public struct Type1WritePlan: Hashable, Sendable {
             let locked = Self.lockedBytes(memory, memorySize: memorySize)
             if tlv.writes.contains(where: { locked.contains(addresses[$0.block]) }) { throw .readOnly }
             commands.append(.byte(address: Self.nmnAddress, value: 0x00))
+            image[Self.nmnAddress] = 0x00
             for write in tlv.writes {
-                let address = addresses[write.block]
+                let address = addresses[write.block], number = address / 8
                 image[address] = write.bytes[0]
-                if address < Type1Command.segmentSize {
+                // WRITE-E8 reaches a dynamic chip's data blocks (1–C and from 10 on); a Topaz 96
+                // has WRITE-E alone. Merging consecutive writes to one block only drops
+                // intermediate states, each of which the TLV plan keeps readable.
+                if !dynamic || !Self.takesWriteE8(block: number) {
                     commands.append(.byte(address: address, value: write.bytes[0]))
-                } else if case .block(let number, _)? = commands.last, number == address / 8 {
+                } else if case .block(let last, _)? = commands.last, last == number {
                     commands[commands.count - 1] = .block(number, Array(image[(number * 8)..<(number * 8 + 8)]))
                 } else {
-                    commands.append(.block(address / 8, Array(image[(address / 8 * 8)..<(address / 8 * 8 + 8)])))
+                    commands.append(.block(number, Array(image[(number * 8)..<(number * 8 + 8)])))
                 }
             }
             commands.append(.byte(address: Self.nmnAddress, value: Type2CapabilityContainer.magic))
+            image[Self.nmnAddress] = Type2CapabilityContainer.magic
         }
         self.commands = commands
         self.memory = image
     }
+
+    /// Blocks a Topaz 512 writes with WRITE-E8: the static data blocks 1–C and dynamic memory.
+    static func takesWriteE8(block: Int) -> Bool { (1...0x0C).contains(block) || block >= 0x10 }
 
     /// The CC (bytes 8–11, the Type 2 layout with TMS as byte 2) as a writer takes it.
     static func capabilityContainer(_ memory: [UInt8]) throws(WriteRefusal) -> Type2CapabilityContainer {
