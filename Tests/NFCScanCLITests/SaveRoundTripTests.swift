@@ -105,4 +105,25 @@ import TestSupport
         #expect(topaz.status == 64, "\(topaz.stdout)")
         #expect(topaz.stdout.contains("has no dump format"), "\(topaz.stdout)")
     }
+
+    /// A FeliCa taken away between WriteF 0F and the commit: what a person sees is a clean
+    /// refusal ("couldn't be read"), never part of a message.
+    @Test func aHalfWrittenFeliCaIsRefusedNotShownInPart() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var tag = try VirtualType3Tag(message: Self.old)
+        let length = Self.old.encoded().count
+        tag.write(Type3AttributeBlock.encode(blocksPerCheck: 4, blocksPerUpdate: 1, maxBlocks: 13, writeFlag: 0x0F, ndefLength: length), atBlock: 0)
+        // Half the new message already over the old one.
+        tag.write(Array(Self.new.encoded().prefix(16)), atBlock: 1)
+        let file = directory.appendingPathComponent("torn.nfc")
+        try Data(try DumpFile.serialise(tag.dumpedChip, as: .flipper)).write(to: file)
+        let sim = try NFCSimPN532Child(["--dump", file.path, "--for", "30"])
+        defer { sim.stop() }
+        let result = try ScanCLI.run(["--timeout", "10"], connstring: sim.connstring)
+        #expect(result.status == 74, "\(result.stdout)")
+        #expect(result.stdout.contains("couldn't be read") || result.stderr.contains("couldn't be read"), "\(result.stdout) \(result.stderr)")
+        #expect(!result.stdout.contains("example.com"), "no part of either message is shown")
+        print("nfcscan on a half-written FeliCa: \(result.stdout)\(result.stderr)")
+    }
 }
