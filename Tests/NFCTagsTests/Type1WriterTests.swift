@@ -4,38 +4,12 @@ import NFCTags
 import PropertyBased
 import Testing
 
-/// Two Topaz chips, the second answering from a given command on: another object brought to the
-/// reader mid-write on a link that does not notice the change.
-struct SwappedTopaz: VirtualObject {
-    static let platform = TagPlatform.type1
-    var first: VirtualType1Tag
-    var second: VirtualType1Tag
-    var commandsBeforeSwap: Int
-    private(set) var commands = 0
-
-    var isPresent: Bool { true }
-
-    mutating func respond(to command: [UInt8]) -> VirtualReply {
-        commands += 1
-        return commands <= commandsBeforeSwap ? first.respond(to: command) : second.respond(to: command)
-    }
-
-    mutating func reactivate() -> Bool { true }
-}
-
 /// The Type 1 writer against the simulated Topaz 96 and 512: NMN 00, the TLV area in the
 /// tear-safe order, NMN E1; torn after every command, capacity edges, lock bytes and CC write
 /// access, an object swapped before the commit.
 @Suite struct Type1WriterTests {
     static let otherUID: [UInt8] = [0x92, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
 
-    static func bytes(_ count: Int, seed: Int) -> [UInt8] {
-        var state = UInt64(truncatingIfNeeded: seed) &+ 7
-        return (0..<count).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        }
-    }
 
     /// A formatted chip whose NDEF TLV holds `message` (raw bytes), Terminator after it.
     static func tag(_ product: VirtualType1Tag.Product, holding message: [UInt8], uid: [UInt8] = VirtualType1Tag.defaultUID,
@@ -64,8 +38,8 @@ struct SwappedTopaz: VirtualObject {
         await propertyCheck(count: 40, input: Gen.element(of: VirtualType1Tag.Product.allCases), Gen.int(in: 0...100), Gen.int(in: 0...100),
                             Gen.int(in: 0...0xFFFF)) { product, oldFill, newFill, seed in
             let product = product!
-            let old = Self.bytes(Self.capacity(product) * oldFill / 100, seed: seed)
-            let new = Self.bytes(Self.capacity(product) * newFill / 100, seed: seed ^ 0x7E7E)
+            let old = seededBytes(Self.capacity(product) * oldFill / 100, seed: seed)
+            let new = seededBytes(Self.capacity(product) * newFill / 100, seed: seed ^ 0x7E7E)
             var command = 1
             while true {
                 let transport = InProcessTransport(try Self.tag(product, holding: old, presence: FieldPresence(removeAfterCommands: command)))
@@ -95,7 +69,7 @@ struct SwappedTopaz: VirtualObject {
 
     @Test(arguments: VirtualType1Tag.Product.allCases)
     func exactlyFullFitsOneByteOverIsRefusedBeforeAnyWrite(product: VirtualType1Tag.Product) async throws {
-        let full = Self.bytes(Self.capacity(product), seed: 3)
+        let full = seededBytes(Self.capacity(product), seed: 3)
         let transport = InProcessTransport(try Self.tag(product, holding: Array("old".utf8)))
         let report = try await Type1Writer.write(full, over: transport)
         #expect(report.changed)
@@ -142,7 +116,7 @@ struct SwappedTopaz: VirtualObject {
         let second = try Self.tag(.topaz96, holding: Array("second".utf8), uid: Self.otherUID)
         // RID and RALL from the first; from NMN 00 on the other object answers (a link that
         // does not notice; on the air the PN53x adds the UID echo, and another Topaz ignores the frame).
-        let transport = InProcessTransport(SwappedTopaz(first: first, second: second, commandsBeforeSwap: 2))
+        let transport = InProcessTransport(SwappedVirtualObject(first: first, second: second, commandsBeforeSwap: 2))
         await #expect(throws: TagWriteError.differentObject) {
             try await Type1Writer.write(Array("a new message".utf8), over: transport)
         }

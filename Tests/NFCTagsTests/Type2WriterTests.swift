@@ -3,24 +3,7 @@ import NFCSim
 import NFCTags
 import Testing
 
-/// Two real virtual chips, the second answering from a given command on: another object brought
-/// to the reader mid-write on a link that does not notice the change.
-struct SwappedObject: VirtualObject {
-    static let platform = TagPlatform.type2
-    var first: VirtualType2Tag
-    var second: VirtualType2Tag
-    var commandsBeforeSwap: Int
-    private(set) var commands = 0
-
-    var isPresent: Bool { true }
-
-    mutating func respond(to command: [UInt8]) -> VirtualReply {
-        commands += 1
-        return commands <= commandsBeforeSwap ? first.respond(to: command) : second.respond(to: command)
-    }
-
-    mutating func reactivate() -> Bool { commands < commandsBeforeSwap ? first.reactivate() : second.reactivate() }
-}
+typealias SwappedObject = SwappedVirtualObject<VirtualType2Tag>
 
 /// The Type 2 writer over the transport seam against the real simulated chip: written, verified,
 /// read back by the reader; refusals before anything is sent; an object swapped mid-write.

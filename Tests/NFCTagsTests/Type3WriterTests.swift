@@ -4,38 +4,12 @@ import NFCTags
 import PropertyBased
 import Testing
 
-/// Two FeliCa chips, the second answering from a given command on: another object brought to
-/// the reader mid-write on a link that does not notice the change.
-struct SwappedFeliCa: VirtualObject {
-    static let platform = TagPlatform.type3
-    var first: VirtualType3Tag
-    var second: VirtualType3Tag
-    var commandsBeforeSwap: Int
-    private(set) var commands = 0
-
-    var isPresent: Bool { true }
-
-    mutating func respond(to command: [UInt8]) -> VirtualReply {
-        commands += 1
-        return commands <= commandsBeforeSwap ? first.respond(to: command) : second.respond(to: command)
-    }
-
-    mutating func reactivate() -> Bool { true }
-}
-
 /// The Type 3 writer against the simulated FeliCa Lite-S: the §7 order (WriteF 0F, data, then
 /// WriteF 00 with the new Ln) torn after every command, capacity edges, read-only, an object
 /// swapped before the commit.
 @Suite struct Type3WriterTests {
     static let idm = VirtualType3Tag.defaultIDm
 
-    static func bytes(_ count: Int, seed: Int) -> [UInt8] {
-        var state = UInt64(truncatingIfNeeded: seed) &+ 1
-        return (0..<count).map { _ in
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return UInt8(truncatingIfNeeded: state >> 33)
-        }
-    }
 
     /// A Lite-S whose NDEF service holds `message` (raw bytes: the writer never decodes them).
     static func tag(holding message: [UInt8], blocksPerUpdate: Int = 1, presence: FieldPresence = FieldPresence()) throws -> VirtualType3Tag {
@@ -58,7 +32,7 @@ struct SwappedFeliCa: VirtualObject {
 
     @Test func tearingAfterEveryCommandReadsOldNewOrWriteInProgress() async {
         await propertyCheck(count: 60, input: Gen.int(in: 0...208), Gen.int(in: 0...208), Gen.int(in: 1...4), Gen.int(in: 0...0xFFFF)) { oldSize, newSize, nbw, seed in
-            let old = Self.bytes(oldSize, seed: seed), new = Self.bytes(newSize, seed: seed ^ 0x3C3C)
+            let old = seededBytes(oldSize, seed: seed), new = seededBytes(newSize, seed: seed ^ 0x3C3C)
             var command = 1
             while true {
                 let tag = try Self.tag(holding: old, blocksPerUpdate: nbw, presence: FieldPresence(removeAfterCommands: command))
@@ -88,7 +62,7 @@ struct SwappedFeliCa: VirtualObject {
     }
 
     @Test func theOrderIsWriteFlagDataThenLengthAndNbwGroupsBlocks() async throws {
-        let old = Array("an old message".utf8), new = Self.bytes(70, seed: 7)
+        let old = Array("an old message".utf8), new = seededBytes(70, seed: 7)
         let transport = InProcessTransport(try Self.tag(holding: old, blocksPerUpdate: 2))
         let report = try await Type3Writer.write(new, idm: Self.idm, over: transport)
         let updates = await transport.commands.filter { $0[1] == FeliCaFrame.updateCode }
@@ -108,7 +82,7 @@ struct SwappedFeliCa: VirtualObject {
     }
 
     @Test func exactlyFullFitsOneByteOverIsRefusedBeforeAnyUpdate() async throws {
-        let full = Self.bytes(208, seed: 1)
+        let full = seededBytes(208, seed: 1)
         let transport = InProcessTransport(try Self.tag(holding: []))
         try await Type3Writer.write(full, idm: Self.idm, over: transport)
         #expect(try await Type3Tag.readNDEF(over: transport, idm: Self.idm).ndefBytes == full)
@@ -156,7 +130,7 @@ struct SwappedFeliCa: VirtualObject {
         let first = try Self.tag(holding: Array("first".utf8))
         let second = try VirtualType3Tag(message: nil, idm: [0x01, 0x2E, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])
         // Check of block 0, WriteF 0F, one data block: the other object answers POLLING.
-        let transport = InProcessTransport(SwappedFeliCa(first: first, second: second, commandsBeforeSwap: 3))
+        let transport = InProcessTransport(SwappedVirtualObject(first: first, second: second, commandsBeforeSwap: 3))
         await #expect(throws: TagWriteError.differentObject) {
             try await Type3Writer.write(Array("written".utf8), idm: Self.idm, over: transport)
         }
