@@ -17,7 +17,8 @@ extension PCSCCardIdentity {
 /// - MIFARE Classic: AUTHENTICATE `60|61 BB <key> <uid>` becomes LOAD KEYS
 ///   `FF 82 00 00 06 <key>` (volatile slot 0; skipped when the slot already holds the key) and
 ///   GENERAL AUTHENTICATE `FF 86 00 00 05 01 00 BB 60|61 00`; READ `30 BB` becomes
-///   `FF B0 00 BB 10`. `90 00` is success; `63 00` (the reader's "operation failed") and
+///   `FF B0 00 BB 10`; WRITE `A0 BB <16 bytes>` becomes UPDATE BINARY `FF D6 00 BB 10 <16 bytes>`
+///   (an empty response on success, as a PN53x gives it). `90 00` is success; `63 00` (the reader's "operation failed") and
 ///   `69 82` (security status not satisfied) are the chip's refusal, passed on as a one-byte NAK.
 /// - ISO 15693: READ SINGLE BLOCK `02 20 BB` becomes `FF B0 00 BB 00` (Le 00: one block), the
 ///   data returned behind a `00` flags byte; `6A 82` (no such block) becomes ISO 15693 error
@@ -40,9 +41,17 @@ extension PCSCTransport {
         case (MifareClassicCommand.read?, 2):
             let response = try await transmit([0xFF, 0xB0, 0x00, command[1], 0x10])
             return try Self.classicAnswer(response, data: true)
+        case (MifareClassicCommand.write?, 18):
+            return try await mifareClassicWrite(command)
         default:
             throw .notSupported("MIFARE Classic command \(PCSCCardIdentity.hex(command.prefix(1).map { $0 })) over a PC/SC storage-card link")
         }
+    }
+
+    /// MIFARE WRITE as UPDATE BINARY (PC/SC Part 3 §3.2.2.1.7).
+    func mifareClassicWrite(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
+        let response = try await transmit([0xFF, 0xD6, 0x00, command[1], 0x10] + command[2...])
+        return try Self.classicAnswer(response, data: false)
     }
 
     static func classicAnswer(_ response: [UInt8], data: Bool) throws(TransportError) -> [UInt8] {

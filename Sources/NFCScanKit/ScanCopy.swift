@@ -40,6 +40,8 @@ public protocol ScanCopyCatalog: Sendable {
     var unreadableContent: String { get }
     /// The object holds nothing.
     var empty: String { get }
+    /// The object was never prepared to hold anything (a blank chip).
+    var blankObject: String { get }
     /// Added after a failure when the technical cause is hidden.
     var moreDetail: String { get }
 
@@ -152,6 +154,7 @@ public enum ScanCopy {
             ("unsupportedObject", copy.unsupportedObject, true),
             ("unreadableContent", copy.unreadableContent, true),
             ("empty", copy.empty, true),
+            ("blankObject", copy.blankObject, true),
             ("moreDetail", copy.moreDetail, true),
             ("link", copy.link(sample), false),
             ("phoneNumber", copy.phoneNumber(sample), false),
@@ -228,6 +231,7 @@ public struct EnglishScanCopy: ScanCopyCatalog {
     public var unsupportedObject: String { "This kind of \(name) can't be read yet." }
     public var unreadableContent: String { "\(theName) holds something that can't be shown." }
     public var empty: String { "\(theName) holds nothing." }
+    public var blankObject: String { "\(theName) is blank: nothing was ever saved on it." }
     public var moreDetail: String { "Run again with --verbose to see why." }
 
     public func link(_ value: String) -> String { "Link: \(value)" }

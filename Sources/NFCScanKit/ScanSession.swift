@@ -173,6 +173,23 @@ public final class ScanSession: Sendable {
     /// Waits (at most `timeout`; nil: without limit) for the next object, reads it and returns
     /// it. `arrived` is called when an object has arrived, before it is read.
     public func next(timeout: Duration?, arrived: @Sendable () -> Void = {}) async throws(ScanFailure) -> ScannedObject {
+        let (object, reader) = try await nextArrival(timeout: timeout)
+        arrived()
+        // Read once, then let go: another program may want the object while it stays.
+        do {
+            let reading = try await object.readNDEF()
+            await object.release()
+            return ScannedObject(readerName: reader.name, backend: reader.backend, identifier: object.identifier,
+                                 technology: object.technology, reading: reading)
+        } catch {
+            await object.release()
+            throw .read(error, readerName: reader.name, identifier: object.identifier)
+        }
+    }
+
+    /// Waits (at most `timeout`; nil: without limit) for the next object to arrive and returns it
+    /// with its reader, untouched: the caller reads or writes it, then releases it.
+    public func nextArrival(timeout: Duration?) async throws(ScanFailure) -> (DetectedObject, any Reader) {
         let deadlineID = state.withLock { state -> Int in state.deadlines += 1; return state.deadlines }
         let timer = timeout.map { timeout in
             Task { [continuation] in
@@ -220,17 +237,7 @@ public final class ScanSession: Sendable {
                 }
             case .event(let index, .arrived(let object)):
                 guard let reader = state.withLock({ $0.readers[index] }) else { continue }
-                arrived()
-                // Read once, then let go: another program may want the object while it stays.
-                do {
-                    let reading = try await object.readNDEF()
-                    await object.release()
-                    return ScannedObject(readerName: reader.name, backend: reader.backend, identifier: object.identifier,
-                                         technology: object.technology, reading: reading)
-                } catch {
-                    await object.release()
-                    throw .read(error, readerName: reader.name, identifier: object.identifier)
-                }
+                return (object, reader)
             }
         }
     }

@@ -17,6 +17,9 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
         "sticker": "贴纸", "card": "卡片", "ticket": "票", "item": "物品", "object": "物品", "book": "书",
     ]
 
+    /// The object's name in Chinese (the write copy shares it).
+    var localName: String { name }
+
     private var name: String {
         guard let object else { return "物品" }
         return Self.knownNames[object.lowercased()] ?? object
@@ -40,6 +43,7 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
     public var unsupportedObject: String { "暂时无法读取这种\(name)。" }
     public var unreadableContent: String { "\(name)中的内容无法显示。" }
     public var empty: String { "\(name)中没有内容。" }
+    public var blankObject: String { "\(name)是空白的，还没有保存过内容。" }
     public var moreDetail: String { "加上 --verbose 再次运行可查看原因。" }
 
     public func link(_ value: String) -> String { "链接：\(value)" }

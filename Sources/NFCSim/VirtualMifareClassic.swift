@@ -1,21 +1,6 @@
 import NDEF
 import NFCTags
 
-/// Sector trailers of MIFARE Classic NDEF (NXP AN1304 §6.3, AN10787 §3.5).
-public enum MifareClassicTrailer {
-    /// Key B of the delivery state; the public formats leave it secret, and it never reads back.
-    public static let defaultKeyB: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
-    /// Access bits of a MAD sector: data read with A or B, written with B; key A never readable.
-    public static let madAccessBits: [UInt8] = [0x78, 0x77, 0x88]
-    /// Access bits of a read/write NDEF sector (transport configuration for the data blocks).
-    public static let ndefAccessBits: [UInt8] = [0x7F, 0x07, 0x88]
-
-    /// Key A, access bits, general purpose byte, key B.
-    public static func make(keyA: [UInt8], accessBits: [UInt8], generalPurposeByte: UInt8, keyB: [UInt8] = defaultKeyB) -> [UInt8] {
-        keyA + accessBits + [generalPurposeByte] + keyB
-    }
-}
-
 /// The whole memory of a MIFARE Classic formatted for NDEF as NXP AN1304 describes it.
 public enum MifareClassicImage {
     /// A 4-byte NUID.
@@ -27,11 +12,27 @@ public enum MifareClassicImage {
     /// Terminator, with the public key A D3F7D3F7D3F7 and GPB 40 in their trailers.
     public static func make(size: MifareClassicSize, uid: [UInt8] = defaultUID, message: NDEFMessage?) throws(VirtualObjectError) -> [UInt8] {
         guard uid.count == 4 || uid.count == 7 else { throw .invalidUID(length: uid.count) }
-        let madSectors: Set<Int> = size == .classic4K ? [0, MifareClassicNDEF.mad2Sector] : [0]
-        let ndefSectors = (1..<size.sectorCount).filter { !madSectors.contains($0) }
+        let ndefSectors = MifareClassicNDEF.ndefSectors(formatting: size)
         let capacity = ndefSectors.reduce(0) { $0 + (size.blocks(inSector: $1) - 1) * MifareClassicSize.blockSize }
         let area = try Type2MemoryImage.dataArea(holding: message, capacity: capacity)
         return makeImage(size: size, uid: uid, ndefSectors: ndefSectors, dataArea: area)
+    }
+
+    /// A chip in its delivery state: block 0, every sector opening with the transport keys
+    /// (FF…FF, access bits FF 07 80, GPB 69), data blocks holding `fill` (leftovers from an
+    /// earlier life: a format must never let them read as a message).
+    public static func blank(size: MifareClassicSize, uid: [UInt8] = defaultUID, fill: UInt8 = 0x00) -> [UInt8] {
+        var memory = makeImage(size: size, uid: uid, ndefSectors: [], dataArea: [])
+        for sector in 0..<size.sectorCount {
+            for block in size.firstBlock(ofSector: sector)..<size.trailerBlock(ofSector: sector) where block != 0 {
+                memory.replaceSubrange((block * 16)..<(block * 16 + 16), with: [UInt8](repeating: fill, count: 16))
+            }
+            let trailer = MifareClassicTrailer.make(keyA: MifareClassicTrailer.transportKey,
+                                                    accessBits: MifareClassicTrailer.transportAccessBits, generalPurposeByte: 0x69)
+            let at = size.trailerBlock(ofSector: sector) * 16
+            memory.replaceSubrange(at..<(at + 16), with: trailer)
+        }
+        return memory
     }
 
     /// An image whose NDEF sectors' data blocks hold exactly `dataArea` (then zeros).
@@ -43,25 +44,20 @@ public enum MifareClassicImage {
         let uid4 = Array(uid.suffix(4))
         let atqa: [UInt8] = size == .classic4K ? [0x02, 0x00] : [0x04, 0x00]
         put(uid4 + [uid4.reduce(0, ^), size.sak] + atqa + [0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69], block: 0)
-        // MAD1: CRC, info byte (card publisher sector 1 as in AN10787's example), 15 AIDs.
-        let aid = { (sector: Int) -> [UInt8] in ndefSectors.contains(sector) ? MifareClassicNDEF.ndefAID : [0x00, 0x00] }
-        let mad1Body = [0x01] + (1...15).flatMap(aid)
-        let mad1 = [MifareClassicNDEF.madCRC(mad1Body)] + mad1Body
-        put(Array(mad1[0..<16]), block: 1)
-        put(Array(mad1[16..<32]), block: 2)
-        let gpb: UInt8 = size == .classic4K ? 0xC2 : 0xC1
+        let directory = MifareClassicNDEF.directory(size: size, ndefSectors: ndefSectors)
+        put(Array(directory.mad1[0..<16]), block: 1)
+        put(Array(directory.mad1[16..<32]), block: 2)
+        let gpb = MifareClassicNDEF.madGeneralPurposeByte(size)
         for sector in 0..<size.sectorCount {
-            let isMAD = sector == 0 || (size == .classic4K && sector == MifareClassicNDEF.mad2Sector)
-            let trailer = isMAD
-                ? MifareClassicTrailer.make(keyA: MifareClassicNDEF.madKeyA, accessBits: MifareClassicTrailer.madAccessBits, generalPurposeByte: gpb)
+            let trailer = MifareClassicNDEF.isMADSector(sector, size: size)
+                ? MifareClassicTrailer.mad(generalPurposeByte: gpb)
                 : ndefSectors.contains(sector)
-                ? MifareClassicTrailer.make(keyA: MifareClassicNDEF.ndefKeyA, accessBits: MifareClassicTrailer.ndefAccessBits, generalPurposeByte: 0x40)
-                : MifareClassicTrailer.make(keyA: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], accessBits: [0xFF, 0x07, 0x80], generalPurposeByte: 0x69)
+                ? MifareClassicTrailer.ndef
+                : MifareClassicTrailer.make(keyA: MifareClassicTrailer.transportKey, accessBits: MifareClassicTrailer.transportAccessBits,
+                                            generalPurposeByte: 0x69)
             put(trailer, block: size.trailerBlock(ofSector: sector))
         }
-        if size == .classic4K {
-            let mad2Body = [0x00] + (17...39).flatMap(aid)
-            let mad2 = [MifareClassicNDEF.madCRC(mad2Body)] + mad2Body
+        if let mad2 = directory.mad2 {
             let first = size.firstBlock(ofSector: MifareClassicNDEF.mad2Sector)
             for index in 0..<3 { put(Array(mad2[(index * 16)..<(index * 16 + 16)]), block: first + index) }
         }
@@ -76,6 +72,18 @@ public enum MifareClassicImage {
     }
 }
 
+/// One of a sector's two keys.
+public struct MifareClassicKeySlot: Hashable, Sendable {
+    public var sector: Int
+    public var keyB: Bool
+
+    public init(sector: Int, keyB: Bool) {
+        self.sector = sector
+        self.keyB = keyB
+    }
+}
+
+
 /// A MIFARE Classic 1K/4K (or Mini) as the chip behaves behind a reader that does the
 /// authentication and Crypto1 itself (a PN53x, a PC/SC reader), so the object sees the frames
 /// of ``MifareClassicCommand``:
@@ -89,45 +97,12 @@ public enum MifareClassicImage {
 ///   is readable); trailers read with their keys as zeros (the access bits of the NDEF formats
 ///   never let keys be read). A READ outside the authenticated sector, without authentication
 ///   or that the access bits forbid, gets NAK 4 and IDLE.
+/// - WRITE (`A0 BB` + 16 bytes, as a PN53x passes MIFARE WRITE on) of a block in the
+///   authenticated sector stores it when the access bits let the key write it (an empty
+///   response: the PN53x has taken both ACKs); a trailer write changes only the parts (key A,
+///   access bits with the GPB, key B) the key may change, and is refused when it may change
+///   none. Block 0 (manufacturer data) is never written. Refusals: NAK 4 and IDLE.
 /// - Other commands: NAK 0 and IDLE.
-/// One of a sector's two keys.
-public struct MifareClassicKeySlot: Hashable, Sendable {
-    public var sector: Int
-    public var keyB: Bool
-
-    public init(sector: Int, keyB: Bool) {
-        self.sector = sector
-        self.keyB = keyB
-    }
-}
-
-/// A sector trailer's access conditions (bytes 6–8): C1, C2 and C3 for each of the four block
-/// groups, group 3 the trailer (MF1S50 data sheet §8.7).
-public struct MifareClassicAccess: Hashable, Sendable {
-    public let trailer: [UInt8]
-
-    public init(trailer: [UInt8]) { self.trailer = trailer }
-
-    /// C1C2C3 of `group` as a 3-bit number.
-    public func condition(group: Int) -> Int {
-        let c1 = Int(trailer[7] >> (4 + group)) & 1, c2 = Int(trailer[8] >> group) & 1, c3 = Int(trailer[8] >> (4 + group)) & 1
-        return c1 << 2 | c2 << 1 | c3
-    }
-
-    /// Whether key B can be read from the trailer, and then serves for nothing.
-    public var keyBReadable: Bool { [0b000, 0b010, 0b001].contains(condition(group: 3)) }
-
-    /// Whether a data block of `group` reads with the authenticated key.
-    public func mayRead(group: Int, withKeyB keyB: Bool) -> Bool {
-        if keyB, keyBReadable { return false }
-        switch condition(group: group) {
-        case 0b000, 0b010, 0b100, 0b110, 0b001: return true
-        case 0b011, 0b101: return keyB
-        default: return false
-        }
-    }
-}
-
 public struct VirtualMifareClassic: VirtualObject {
     public static let platform = TagPlatform.mifareClassic
 
@@ -180,6 +155,27 @@ public struct VirtualMifareClassic: VirtualObject {
         Array(memory[(number * MifareClassicSize.blockSize)..<((number + 1) * MifareClassicSize.blockSize)])
     }
 
+    /// MIFARE WRITE, with the access bits enforced as the chip enforces them.
+    private mutating func write(block: Int, _ bytes: [UInt8]) -> VirtualReply {
+        guard block > 0, block < size.blockCount, let sector = authenticatedSector, sector == size.sector(ofBlock: block) else { return .nak(0x4) }
+        let trailerBlock = size.trailerBlock(ofSector: sector)
+        let access = MifareClassicAccess(trailer: self.block(trailerBlock))
+        guard block == trailerBlock else {
+            let group = MifareClassicAccess.group(ofOffset: block - size.firstBlock(ofSector: sector), blocksInSector: size.blocks(inSector: sector))
+            guard access.mayWrite(group: group, withKeyB: authenticatedWithKeyB) else { return .nak(0x4) }
+            write(bytes, atBlock: block)
+            return .frame([])
+        }
+        let parts = access.trailerWrites(withKeyB: authenticatedWithKeyB)
+        guard parts.keyA || parts.accessBits || parts.keyB else { return .nak(0x4) }
+        var trailer = self.block(trailerBlock)
+        if parts.keyA { trailer.replaceSubrange(0..<6, with: bytes[0..<6]) }
+        if parts.accessBits { trailer.replaceSubrange(6..<10, with: bytes[6..<10]) }
+        if parts.keyB { trailer.replaceSubrange(10..<16, with: bytes[10..<16]) }
+        write(trailer, atBlock: trailerBlock)
+        return .frame([])
+    }
+
     public mutating func reactivate() -> Bool {
         guard presence.isPresent else { return false }
         isIdle = false
@@ -219,8 +215,7 @@ public struct VirtualMifareClassic: VirtualObject {
             let block = Int(frame[1])
             guard block < size.blockCount, let sector = authenticatedSector, sector == size.sector(ofBlock: block) else { return .nak(0x4) }
             let access = MifareClassicAccess(trailer: self.block(size.trailerBlock(ofSector: sector)))
-            let offset = block - size.firstBlock(ofSector: sector)
-            let group = size.blocks(inSector: sector) == 4 ? offset : offset / 5   // 4K's big sectors: groups of 5 blocks
+            let group = MifareClassicAccess.group(ofOffset: block - size.firstBlock(ofSector: sector), blocksInSector: size.blocks(inSector: sector))
             guard block == size.trailerBlock(ofSector: sector) || access.mayRead(group: group, withKeyB: authenticatedWithKeyB) else { return .nak(0x4) }
             var data = self.block(block)
             if block == size.trailerBlock(ofSector: size.sector(ofBlock: block)) {
@@ -228,6 +223,8 @@ public struct VirtualMifareClassic: VirtualObject {
                 data.replaceSubrange(10..<16, with: [UInt8](repeating: 0, count: 6))
             }
             return .frame(data)
+        case (MifareClassicCommand.write?, 18):
+            return write(block: Int(frame[1]), Array(frame[2...]))
         default:
             return .nak(0x0)
         }

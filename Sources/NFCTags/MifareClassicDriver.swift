@@ -1,5 +1,5 @@
 /// MIFARE Classic objects formatted for NDEF (MAD and NDEF sectors, NXP AN1304) behind ``TagDriver``.
-/// Writing is not implemented yet: it is refused before anything is sent.
+/// Writing, formatting and making read-only: ``MifareClassicWriter``.
 public struct MifareClassicDriver: TagDriver {
     public let transport: any TagTransport
     public let uid: [UInt8]
@@ -18,14 +18,14 @@ public struct MifareClassicDriver: TagDriver {
     }
 
     public func status() async throws(TagWriteError) -> TagStatus {
-        do { return TagStatus(reading: try await readNDEF(), access: .readWrite) } catch { throw .link(error) }
+        try await MifareClassicWriter.status(uid: uid, size: size, over: transport)
     }
 
     public func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
-        throw .refused(.unsupported("writing MIFARE Classic objects is not implemented yet"))
+        try await MifareClassicWriter.write(message, uid: uid, size: size, options: options, over: transport)
     }
 
     public func makeReadOnly(options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
-        throw .refused(.unsupported("making MIFARE Classic objects read-only is not implemented yet"))
+        try await MifareClassicWriter.makeReadOnly(uid: uid, size: size, over: transport)
     }
 }

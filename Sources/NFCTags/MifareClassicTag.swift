@@ -65,19 +65,31 @@ public enum MifareClassicSize: String, Hashable, Sendable, CaseIterable {
 ///   `63 00`).
 /// - READ `30 BB`: the 16 bytes of block BB; a one-byte NAK when the block's sector is not the
 ///   authenticated one or its access bits forbid the read.
+/// - WRITE `A0 BB D0..D15`: the 16 bytes to block BB, as libnfc's `mifare_cmd` (MC_WRITE) gives
+///   it to InDataExchange — the PN53x sends `A0 BB`, waits for the chip's 4-bit ACK, sends the
+///   16 bytes and waits again, so success is an empty response; a refusal (sector not
+///   authenticated, access bits forbid it with this key, block 0) a one-byte NAK. A trailer
+///   write changes only the parts the access bits let the key change.
 ///
 /// The PC/SC backend maps AUTHENTICATE to LOAD KEYS `FF 82 00 00 06 <key>` (a volatile key in
 /// slot 0, loaded again only when it changes) plus GENERAL AUTHENTICATE
-/// `FF 86 00 00 05 01 00 BB 60|61 00`, and READ to READ BINARY `FF B0 00 BB 10` (PC/SC Part 3
-/// §3.2.2.1.4–.6).
+/// `FF 86 00 00 05 01 00 BB 60|61 00`, READ to READ BINARY `FF B0 00 BB 10`, and WRITE to UPDATE BINARY
+/// `FF D6 00 BB 10 <16 bytes>` (PC/SC Part 3 §3.2.2.1.4–.7).
 public enum MifareClassicCommand {
     public static let authenticateA: UInt8 = 0x60
     public static let authenticateB: UInt8 = 0x61
     public static let read: UInt8 = 0x30
+    public static let write: UInt8 = 0xA0
 
     /// The AUTHENTICATE frame; `uid` of 4, 7 or 10 bytes (its last 4 are used).
     public static func authenticate(block: UInt8, key: [UInt8], keyB: Bool = false, uid: [UInt8]) -> [UInt8] {
         [keyB ? authenticateB : authenticateA, block] + key + uid.suffix(4)
+    }
+
+    /// The WRITE frame: 16 bytes to `block`.
+    public static func write(block: Int, bytes: [UInt8]) -> [UInt8] {
+        precondition(bytes.count == MifareClassicSize.blockSize && (0...0xFF).contains(block), "a block of 16 bytes")
+        return [write, UInt8(block)] + bytes
     }
 }
 
@@ -92,6 +104,31 @@ public enum MifareClassicNDEF {
     public static let ndefAID: [UInt8] = [0x03, 0xE1]
     /// The sector of MAD2 on a 4K.
     public static let mad2Sector = 16
+
+    /// Whether `sector` holds the MAD (0, and 16 on a 4K).
+    public static func isMADSector(_ sector: Int, size: MifareClassicSize) -> Bool {
+        sector == 0 || (size == .classic4K && sector == mad2Sector)
+    }
+
+    /// The sectors a format gives to NDEF: every one but the MAD sectors.
+    public static func ndefSectors(formatting size: MifareClassicSize) -> [Int] {
+        (1..<size.sectorCount).filter { !isMADSector($0, size: size) }
+    }
+
+    /// The general purpose byte of sector 0: DA (a MAD), MA (multi-application), ADV 1 (MAD1)
+    /// or 2 (MAD2 in sector 16, on a 4K).
+    public static func madGeneralPurposeByte(_ size: MifareClassicSize) -> UInt8 { size == .classic4K ? 0xC2 : 0xC1 }
+
+    /// The MAD giving `ndefSectors` the NDEF AID (others 00 00, free): MAD1 (32 bytes, blocks 1–2:
+    /// CRC, info byte 01 as AN1304's layout has it, AIDs of sectors 1–15) and, on a 4K, MAD2
+    /// (48 bytes, blocks 64–66: CRC, info byte 00, AIDs of sectors 17–39).
+    public static func directory(size: MifareClassicSize, ndefSectors: [Int]) -> (mad1: [UInt8], mad2: [UInt8]?) {
+        let aid = { (sector: Int) -> [UInt8] in ndefSectors.contains(sector) ? ndefAID : [0x00, 0x00] }
+        let mad1Body = [0x01] + (1...15).flatMap(aid)
+        guard size == .classic4K else { return ([madCRC(mad1Body)] + mad1Body, nil) }
+        let mad2Body = [0x00] + (17...39).flatMap(aid)
+        return ([madCRC(mad1Body)] + mad1Body, [madCRC(mad2Body)] + mad2Body)
+    }
 
     /// CRC-8 of the MAD: polynomial x⁸+x⁴+x³+x²+1 (0x1D), preset 0xC7, no reflection, over the
     /// info byte and the AIDs (AN10787 §3.7).
@@ -129,6 +166,25 @@ public enum MifareClassicError: Error, Hashable, Sendable, CustomStringConvertib
     }
 }
 
+/// The NDEF sectors a MAD lists and their data blocks (trailers left out), in order: the TLV
+/// data area of a MIFARE Classic.
+public struct MifareClassicNDEFArea: Hashable, Sendable {
+    public let geometry: MifareClassicSize
+    public let sectors: [Int]
+
+    public init(geometry: MifareClassicSize, sectors: [Int]) {
+        self.geometry = geometry
+        self.sectors = sectors
+    }
+
+    /// Physical block numbers of the data area, in order.
+    public var blocks: [Int] {
+        sectors.flatMap { sector in (0..<(geometry.blocks(inSector: sector) - 1)).map { geometry.firstBlock(ofSector: sector) + $0 } }
+    }
+
+    public var capacity: Int { blocks.count * MifareClassicSize.blockSize }
+}
+
 /// Reads the NDEF message of a MIFARE Classic object formatted by NXP AN1304:
 ///
 /// 1. AUTHENTICATE sector 0 with the MAD key A; READ blocks 1 and 2 (MAD1: CRC, info byte, 15
@@ -147,32 +203,8 @@ public enum MifareClassicTag {
     public static func readNDEF(over transport: some TagTransport, uid: [UInt8],
                                 size: MifareClassicSize?) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
-        let geometry = size ?? .classic4K
-
-        // MAD1 in sector 0.
-        try await authenticate(sector: 0, key: MifareClassicNDEF.madKeyA, keyName: "MAD key A", geometry, uid, &link)
-        let mad1 = try await read(block: 1, &link) + read(block: 2, &link)
-        let trailer0 = try await read(block: 3, &link)
-        let gpb = trailer0[9]
-        guard gpb & 0x80 != 0 else { throw .mifareClassic(.noDirectory(generalPurposeByte: gpb)) }
-        try checkCRC(mad1, sector: 0)
-        var aids: [(sector: Int, aid: ArraySlice<UInt8>)] = (1...15).map { ($0, mad1[(2 * $0)..<(2 * $0 + 2)]) }
-
-        // MAD2 in sector 16.
-        if gpb & 0x03 == 0x02, size == nil || size == .classic4K {
-            try await authenticate(sector: MifareClassicNDEF.mad2Sector, key: MifareClassicNDEF.madKeyA, keyName: "MAD key A",
-                                   geometry, uid, &link)
-            let first = geometry.firstBlock(ofSector: MifareClassicNDEF.mad2Sector)
-            let mad2 = try await read(block: first, &link) + read(block: first + 1, &link) + read(block: first + 2, &link)
-            try checkCRC(mad2, sector: MifareClassicNDEF.mad2Sector)
-            aids += (17...39).map { ($0, mad2[(2 * ($0 - 16))..<(2 * ($0 - 16) + 2)]) }
-        }
-        let sectors = aids.filter { $0.sector < geometry.sectorCount && Array($0.aid) == MifareClassicNDEF.ndefAID }.map(\.sector)
-        guard !sectors.isEmpty else { throw .noNDEFApplication }
-        // Data blocks of the NDEF sectors, in order.
-        let blocks = sectors.flatMap { sector in
-            (0..<(geometry.blocks(inSector: sector) - 1)).map { geometry.firstBlock(ofSector: sector) + $0 }
-        }
+        let area = try await readDirectory(uid: uid, size: size, &link)
+        let geometry = area.geometry, blocks = area.blocks
         let capacity = blocks.count * MifareClassicSize.blockSize
         let product = size?.name
 
@@ -215,6 +247,33 @@ public enum MifareClassicTag {
         } catch {
             throw .memory(error)
         }
+    }
+
+    /// Steps 1 and 2: the MAD (sector 0, and sector 16 when the general purpose byte says so)
+    /// and the NDEF sectors it lists.
+    static func readDirectory(uid: [UInt8], size: MifareClassicSize?, _ link: inout CountedLink) async throws(TagReadError) -> MifareClassicNDEFArea {
+        let geometry = size ?? .classic4K
+        // MAD1 in sector 0.
+        try await authenticate(sector: 0, key: MifareClassicNDEF.madKeyA, keyName: "MAD key A", geometry, uid, &link)
+        let mad1 = try await read(block: 1, &link) + read(block: 2, &link)
+        let trailer0 = try await read(block: 3, &link)
+        let gpb = trailer0[9]
+        guard gpb & 0x80 != 0 else { throw .mifareClassic(.noDirectory(generalPurposeByte: gpb)) }
+        try checkCRC(mad1, sector: 0)
+        var aids: [(sector: Int, aid: ArraySlice<UInt8>)] = (1...15).map { ($0, mad1[(2 * $0)..<(2 * $0 + 2)]) }
+
+        // MAD2 in sector 16.
+        if gpb & 0x03 == 0x02, size == nil || size == .classic4K {
+            try await authenticate(sector: MifareClassicNDEF.mad2Sector, key: MifareClassicNDEF.madKeyA, keyName: "MAD key A",
+                                   geometry, uid, &link)
+            let first = geometry.firstBlock(ofSector: MifareClassicNDEF.mad2Sector)
+            let mad2 = try await read(block: first, &link) + read(block: first + 1, &link) + read(block: first + 2, &link)
+            try checkCRC(mad2, sector: MifareClassicNDEF.mad2Sector)
+            aids += (17...39).map { ($0, mad2[(2 * ($0 - 16))..<(2 * ($0 - 16) + 2)]) }
+        }
+        let sectors = aids.filter { $0.sector < geometry.sectorCount && Array($0.aid) == MifareClassicNDEF.ndefAID }.map(\.sector)
+        guard !sectors.isEmpty else { throw .noNDEFApplication }
+        return MifareClassicNDEFArea(geometry: geometry, sectors: sectors)
     }
 
     private static func reading(uid: [UInt8], product: String?, capacity: Int, ndef: [UInt8], _ link: inout CountedLink) -> TagReading {

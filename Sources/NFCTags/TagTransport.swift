@@ -11,10 +11,12 @@
 ///
 /// MIFARE Classic (``MifareClassicTag``) travels as the frames libnfc gives a PN53x in
 /// InDataExchange: AUTHENTICATE `60|61 BB <6-byte key> <last 4 UID bytes>` (the reader runs
-/// the authentication and Crypto1; success is an empty response, a refused key a one-byte NAK)
-/// and READ `30 BB` (16 bytes, or a one-byte NAK when the sector is not authenticated). A PC/SC
-/// backend maps AUTHENTICATE to LOAD KEYS `FF 82 00 00 06 <key>` + GENERAL AUTHENTICATE
-/// `FF 86 00 00 05 01 00 BB 60|61 00`, and READ to `FF B0 00 BB 10`. ISO 15693 (``Type5Tag``)
+/// the authentication and Crypto1; success is an empty response, a refused key a one-byte NAK),
+/// READ `30 BB` (16 bytes, or a one-byte NAK when the sector is not authenticated) and WRITE
+/// `A0 BB <16 bytes>` (the PN53x runs MIFARE WRITE's two ACKed phases itself: success is an
+/// empty response, a refusal a one-byte NAK). A PC/SC backend maps AUTHENTICATE to LOAD KEYS
+/// `FF 82 00 00 06 <key>` + GENERAL AUTHENTICATE `FF 86 00 00 05 01 00 BB 60|61 00`, READ to
+/// `FF B0 00 BB 10` and WRITE to UPDATE BINARY `FF D6 00 BB 10 <16 bytes>`. ISO 15693 (``Type5Tag``)
 /// travels as request flags, command and parameters without CRC; responses start with their
 /// flags byte. A PC/SC backend maps READ SINGLE BLOCK `02 20 BB` to `FF B0 00 BB 00`; libnfc
 /// cannot reach ISO 15693 at all (PN53x chips have no such radio).

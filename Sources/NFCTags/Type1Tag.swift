@@ -145,8 +145,10 @@ public enum Type1Tag {
     /// write plan then refuses the layout).
     static func dataAddresses(in memory: [UInt8], memorySize: Int) throws(TagReadError) -> [Int] {
         var reserved: [Range<Int>] = [staticReserved]
+        let end = min(memorySize, memory.count)
+        guard end > dataAreaStart else { return [] }
         while true {
-            let addresses = (dataAreaStart..<min(memorySize, memory.count)).filter { address in !reserved.contains { $0.contains(address) } }
+            let addresses = (dataAreaStart..<end).filter { address in !reserved.contains { $0.contains(address) } }
             let data = addresses.map { memory[$0] }
             let blocks: [TLVBlock]
             do { blocks = try TLVWalker.blocks(in: data) } catch .truncated(let offset, _) {

@@ -71,6 +71,9 @@ public struct Type1WritePlan: Hashable, Sendable {
         let cc = try Self.capabilityContainer(memory)
         guard cc.write == .granted else { throw .readOnly }
         let memorySize = dynamic ? min((Int(memory[10]) + 1) * 8, memory.count) : Type1Command.staticMemorySize
+        guard memorySize > Type1Tag.staticReserved.lowerBound else {
+            throw .capabilityContainer(.invalidField("TMS", value: Int(memory[10]), offset: 2))
+        }
         let addresses: [Int]
         do { addresses = try Type1Tag.dataAddresses(in: memory, memorySize: memorySize) } catch {
             throw .cannotFormat("the data area's control TLVs overlap the message: \(error)")

@@ -19,12 +19,36 @@ enum ExitStatus {
     /// This user may not open the reader.
     static let noPermission = ExitCode(77)
 
+    /// The message is larger than the object can hold (nothing was written).
+    static let doesNotFit = ExitCode(80)
+    /// The object is read-only (locked), or a lock was asked without --permanent's confirmation.
+    static let readOnly = ExitCode(81)
+    /// The object is blank: it needs --format (nothing was written).
+    static let blank = ExitCode(82)
+    /// A password protects the object, and none or a wrong one was given.
+    static let password = ExitCode(83)
+    /// What was read back differs from what was written.
+    static let didNotVerify = ExitCode(84)
+    /// Another object came near during the write: the last command was not sent.
+    static let differentObject = ExitCode(85)
+    /// This kind of object cannot be written (or formatted, or locked) here.
+    static let cannotWrite = ExitCode(86)
+
     static let summary = "0 success, 64 usage error, 65 invalid data, 66 input not readable."
     static let scanSummary = """
         0 success, 64 usage error, 65 the object holds invalid data, 69 no reader found, \
         73 reader busy (another program or a kernel driver holds it), 74 read failed (the object \
         moved away too soon, could not be read, or the reader stopped working), 75 no object \
         before the timeout, 77 no permission to use the reader.
+        """
+    static let writeSummary = """
+        0 success, 64 usage error, 65 the message is not valid, 66 the --ndef file cannot be read, \
+        69 no reader found, 73 reader busy, 74 the object moved away too soon or the write failed \
+        (it holds the old message, an empty one or the new one, never a part), 75 no object before \
+        the timeout, 77 no permission to use the reader, 80 the message does not fit, 81 the object \
+        is read-only, 82 the object is blank (use --format), 83 password needed or refused, \
+        84 the object did not read back as written, 85 another object came near mid-write, \
+        86 this kind of object cannot be changed here.
         """
 }
 

@@ -15,7 +15,8 @@ struct NFCScanCommand: AsyncParsableCommand {
             cannot be read.
             """,
         version: "nfcscan \(NFCScanVersion.string)",
-        subcommands: [ScanCommand.self, ReadersCommand.self, StatusCommand.self, AppsCommand.self, DecodeCommand.self],
+        subcommands: [ScanCommand.self, WriteCommand.self, EraseCommand.self, LockCommand.self, InfoCommand.self,
+                      ReadersCommand.self, StatusCommand.self, AppsCommand.self, DecodeCommand.self],
         defaultSubcommand: ScanCommand.self
     )
 }

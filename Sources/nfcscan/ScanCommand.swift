@@ -86,41 +86,12 @@ struct ScanCommand: AsyncParsableCommand {
                 return
             }
         }
-        let directory = ReaderDirectory.standard()
-        let readers: [any Reader], problems: [ReaderError]
-        var noneYet: ReaderError?
-        do {
-            (readers, problems) = try await directory.openAll(named: reader)
-        } catch {
-            // No backend has a reader yet: wait for one to appear (hotplug) until the time is
-            // up. A problem that names a cause (permissions, a busy reader) ends the scan now.
-            guard ReaderDirectory.absence(error) != nil else {
-                let (message, status) = Self.explain(error, copy: copy)
-                report(message, detail: error.description)
-                throw status
-            }
-            (readers, problems, noneYet) = ([], [], error)
-            if verbose { printError("nfcscan: \(error.description); waiting for a reader to appear") }
-        }
-        let verbose = verbose
         let prompt = PromptLine()
         let deadline = scanWait.map { ContinuousClock.now + $0 }
-        let firstPrompt = copy.firstPrompt
-        let askedForReader = noneYet != nil
-        let secondsLeft: @Sendable (Int) -> String = { [copy] in copy.secondsLeft($0) }
-        let session = ScanSession(readers: readers, directory: directory, wanted: reader, noneYet: noneYet) { added in
-            if verbose { printError("nfcscan: using \(added.backend.rawValue) reader \(added.name) (it appeared)") }
-            // The person was asked to connect a reader: now ask for the object.
-            if askedForReader { prompt.show(firstPrompt, deadline: deadline, secondsLeft: secondsLeft) }
+        let scope = ReaderScope(reader: reader, verbose: verbose, copy: copy)
+        let status = try await scope.run(prompt: prompt, deadline: deadline, firstPrompt: copy.firstPrompt) { session in
+            await scan(session, copy: copy, prompt: prompt)
         }
-        if verbose {
-            noteProblems(problems)
-            for reader in readers { printError("nfcscan: using \(reader.backend.rawValue) reader \(reader.name)") }
-        }
-        async let following: Void = session.run()
-        let status = await scan(session, copy: copy, prompt: prompt)
-        await session.close()
-        await following
         if let status { throw status }
     }
 
@@ -213,6 +184,7 @@ struct ScanCommand: AsyncParsableCommand {
         case .read(let error, _, _):
             switch error {
             case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
+            case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
             case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
             default: return (copy.readFailed, ExitStatus.readFailed, false)

@@ -492,6 +492,12 @@ def tagread_seeds():
     seeds['classic'] = bytes([5, 0x10]) + answer() + answer(bytes(mad[:16])) + answer(bytes(mad[16:])) + \
         answer(bytes(6) + bytes([0x78, 0x77, 0x88, 0xC1]) + bytes(6)) + answer() + b''.join(answer(sector1[i:i + 16]) for i in (0, 16, 32))
     seeds['classic-refused'] = bytes([5, 0x10]) + answer(b'\x04')
+    # The same scripts for the drivers' status, writes and make-read-only (byte 0 + 6 × operation):
+    # a write answers a Type 2 WRITE with an ACK (0x0A), so the reads' scripts start it off.
+    for name, script in list(seeds.items()):
+        for operation, label in ((1, 'status'), (2, 'write'), (3, 'write-long'), (4, 'lock')):
+            acks = b''.join(answer(b'\x0a') for _ in range(8))
+            seeds[f'{name}-{label}'] = bytes([script[0] + 6 * operation]) + script[1:] + acks
     return seeds
 
 def pn532_frame(tfi, data):

@@ -3,7 +3,7 @@
 #
 # Usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  how long each target runs (default 60)
-#   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads), passthrough (what a
+#   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads, and each driver's status, write and make-read-only), passthrough (what a
 #            PC/SC reader's pass-through answers), options, config, rfkill (daemon), desktop
 #            (desktop entries and Exec lines), dumps (nfcsim's dump files), pn532frame, vpcdmessage
 #            (what the simulators' hosts send) (default: all of them, one after the other)

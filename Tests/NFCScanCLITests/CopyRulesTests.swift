@@ -18,6 +18,25 @@ import Testing
         }
     }
 
+    @Test(arguments: objects)
+    func everyWriteEntryFollowsTheRules(object: String?) {
+        for language in ScanCopy.Language.allCases {
+            for entry in ScanCopy.writeEntries(of: ScanCopy.writeCatalog(for: language, object: object)) {
+                let problems = CopyRules.problems(in: entry.text, isSentence: entry.isSentence)
+                #expect(problems.isEmpty, "\(language) \(entry.key) for \(object ?? "no object"): \"\(entry.text)\" \(problems)")
+            }
+        }
+    }
+
+    @Test func writePromptsNameTheObjectAndWhatIsSaved() {
+        let poster = ScanCopy.writeCatalog(object: "poster")
+        #expect(poster.writePrompt(.save(.link)) == "Hold the poster near the reader to save the link.")
+        #expect(poster.writeEnded(.done, .save(.link)) == "Saved. You can take the poster away.")
+        let chinese = ScanCopy.writeCatalog(for: .simplifiedChinese, object: "poster")
+        #expect(chinese.writePrompt(.save(.link)) == "将海报靠近读卡器以保存链接。")
+        #expect(chinese.writeEnded(.done, .save(.link)) == "已保存。可以将海报移开了。")
+    }
+
     @Test func promptsFollowTheGuidelinesPattern() {
         let poster = ScanCopy.catalog(object: "poster")
         #expect(poster.firstPrompt == "Hold the poster near the reader to learn more.")

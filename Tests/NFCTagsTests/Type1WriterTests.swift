@@ -38,8 +38,8 @@ import Testing
         await propertyCheck(count: 40, input: Gen.element(of: VirtualType1Tag.Product.allCases), Gen.int(in: 0...100), Gen.int(in: 0...100),
                             Gen.int(in: 0...0xFFFF)) { product, oldFill, newFill, seed in
             let product = product!
-            let old = seededBytes(Self.capacity(product) * oldFill / 100, seed: seed)
-            let new = seededBytes(Self.capacity(product) * newFill / 100, seed: seed ^ 0x7E7E)
+            let old = Type2WritePlanTests.bytes(Self.capacity(product) * oldFill / 100, seed: seed)
+            let new = Type2WritePlanTests.bytes(Self.capacity(product) * newFill / 100, seed: seed ^ 0x7E7E)
             var command = 1
             while true {
                 let transport = InProcessTransport(try Self.tag(product, holding: old, presence: FieldPresence(removeAfterCommands: command)))
@@ -69,7 +69,7 @@ import Testing
 
     @Test(arguments: VirtualType1Tag.Product.allCases)
     func exactlyFullFitsOneByteOverIsRefusedBeforeAnyWrite(product: VirtualType1Tag.Product) async throws {
-        let full = seededBytes(Self.capacity(product), seed: 3)
+        let full = Type2WritePlanTests.bytes(Self.capacity(product), seed: 3)
         let transport = InProcessTransport(try Self.tag(product, holding: Array("old".utf8)))
         let report = try await Type1Writer.write(full, over: transport)
         #expect(report.changed)
@@ -116,7 +116,7 @@ import Testing
         let second = try Self.tag(.topaz96, holding: Array("second".utf8), uid: Self.otherUID)
         // RID and RALL from the first; from NMN 00 on the other object answers (a link that
         // does not notice; on the air the PN53x adds the UID echo, and another Topaz ignores the frame).
-        let transport = InProcessTransport(SwappedVirtualObject(first: first, second: second, commandsBeforeSwap: 2))
+        let transport = InProcessTransport(SwappedObject(first: first, second: second, commandsBeforeSwap: 2))
         await #expect(throws: TagWriteError.differentObject) {
             try await Type1Writer.write(Array("a new message".utf8), over: transport)
         }

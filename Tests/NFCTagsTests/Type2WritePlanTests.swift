@@ -46,6 +46,17 @@ import Testing
         (0..<count).map { UInt8(truncatingIfNeeded: seed &+ $0 &* 131 &+ ($0 >> 3)) }
     }
 
+    /// The new message's length in a tearing property: mode 0 empty, 1 `fill` % of `largest`,
+    /// 2 exactly full, 3 one byte over.
+    static func newLength(mode: Int, largest: Int, fill: Int) -> Int {
+        switch mode {
+        case 0: 0
+        case 1: largest * fill / 100
+        case 2: largest
+        default: largest + 1
+        }
+    }
+
     /// The data area of the old object and the message it holds.
     static func oldArea(_ old: Old, prefix: [UInt8], capacity: Int, free: Int, fill: Int, seed: Int) -> ([UInt8], [UInt8]) {
         let maxOld = free - (free - 2 < 0xFF ? 2 : 4)
@@ -95,12 +106,7 @@ import Testing
             #expect(try await Self.read(tag) == oldMessage)
 
             let exact = free - 2 < 0xFF ? free - 2 : free - 4
-            let size = switch mode {
-            case 0: 0
-            case 1: exact * newFill / 100
-            case 2: exact
-            default: exact + 1
-            }
+            let size = Self.newLength(mode: mode, largest: exact, fill: newFill)
             let newMessage = Self.bytes(size, seed: seed ^ 0x5A5A)
             let plan: Type2WritePlan
             do {

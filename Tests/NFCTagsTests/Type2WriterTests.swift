@@ -3,7 +3,24 @@ import NFCSim
 import NFCTags
 import Testing
 
-typealias SwappedObject = SwappedVirtualObject<VirtualType2Tag>
+/// Two real virtual chips, the second answering from a given command on: another object brought
+/// to the reader mid-write on a link that does not notice the change.
+struct SwappedObject<Chip: VirtualObject>: VirtualObject {
+    static var platform: TagPlatform { Chip.platform }
+    var first: Chip
+    var second: Chip
+    var commandsBeforeSwap: Int
+    private(set) var commands = 0
+
+    var isPresent: Bool { true }
+
+    mutating func respond(to command: [UInt8]) -> VirtualReply {
+        commands += 1
+        return commands <= commandsBeforeSwap ? first.respond(to: command) : second.respond(to: command)
+    }
+
+    mutating func reactivate() -> Bool { commands < commandsBeforeSwap ? first.reactivate() : second.reactivate() }
+}
 
 /// The Type 2 writer over the transport seam against the real simulated chip: written, verified,
 /// read back by the reader; refusals before anything is sent; an object swapped mid-write.

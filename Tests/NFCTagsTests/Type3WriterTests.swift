@@ -32,7 +32,7 @@ import Testing
 
     @Test func tearingAfterEveryCommandReadsOldNewOrWriteInProgress() async {
         await propertyCheck(count: 60, input: Gen.int(in: 0...208), Gen.int(in: 0...208), Gen.int(in: 1...4), Gen.int(in: 0...0xFFFF)) { oldSize, newSize, nbw, seed in
-            let old = seededBytes(oldSize, seed: seed), new = seededBytes(newSize, seed: seed ^ 0x3C3C)
+            let old = Type2WritePlanTests.bytes(oldSize, seed: seed), new = Type2WritePlanTests.bytes(newSize, seed: seed ^ 0x3C3C)
             var command = 1
             while true {
                 let tag = try Self.tag(holding: old, blocksPerUpdate: nbw, presence: FieldPresence(removeAfterCommands: command))
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func theOrderIsWriteFlagDataThenLengthAndNbwGroupsBlocks() async throws {
-        let old = Array("an old message".utf8), new = seededBytes(70, seed: 7)
+        let old = Array("an old message".utf8), new = Type2WritePlanTests.bytes(70, seed: 7)
         let transport = InProcessTransport(try Self.tag(holding: old, blocksPerUpdate: 2))
         let report = try await Type3Writer.write(new, idm: Self.idm, over: transport)
         let updates = await transport.commands.filter { $0[1] == FeliCaFrame.updateCode }
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func exactlyFullFitsOneByteOverIsRefusedBeforeAnyUpdate() async throws {
-        let full = seededBytes(208, seed: 1)
+        let full = Type2WritePlanTests.bytes(208, seed: 1)
         let transport = InProcessTransport(try Self.tag(holding: []))
         try await Type3Writer.write(full, idm: Self.idm, over: transport)
         #expect(try await Type3Tag.readNDEF(over: transport, idm: Self.idm).ndefBytes == full)
@@ -130,7 +130,7 @@ import Testing
         let first = try Self.tag(holding: Array("first".utf8))
         let second = try VirtualType3Tag(message: nil, idm: [0x01, 0x2E, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66])
         // Check of block 0, WriteF 0F, one data block: the other object answers POLLING.
-        let transport = InProcessTransport(SwappedVirtualObject(first: first, second: second, commandsBeforeSwap: 3))
+        let transport = InProcessTransport(SwappedObject(first: first, second: second, commandsBeforeSwap: 3))
         await #expect(throws: TagWriteError.differentObject) {
             try await Type3Writer.write(Array("written".utf8), idm: Self.idm, over: transport)
         }

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import Dispatch
 import Foundation
+import NDEF
 import NFCReaders
 import NFCTags
 import PCSC
@@ -184,6 +185,9 @@ do {
         await reader.close()
         await other.release()
         withExtendedLifetime(events) {}
+    case "classic-write":
+        guard case .success(let message) = Hex.decode(arguments[1]) else { say("error=bad hex"); exit(64) }
+        try await classicWrite(message)
     default:
         say("unknown command \(command)"); exit(64)
     }

@@ -55,3 +55,27 @@ import TestSupport
         return bytes
     }
 }
+
+/// Writing a MIFARE Classic through the real pcsc-lite: UPDATE BINARY `FF D6 00 BB 10` after
+/// LOAD KEYS + GENERAL AUTHENTICATE, answered by `nfcsim vpcd`'s storage card, which enforces
+/// the chip's keys and access bits.
+@Suite(.serialized) struct StorageCardWriteTests {
+    @Test(arguments: ["classic1k", "classic4k"])
+    func mifareClassicIsWrittenReadBackAndMadeReadOnly(type: String) throws {
+        let file = try PCSCReaderTests.messageFile(StorageCardReaderTests.message)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--ndef", file.path, "--after", "0.5", "--for", "20"])
+        defer { pcscd.stop() }
+        let new = NDEFMessage(URIRecord(uri: "https://example.com/written-over-pcsc").record(),
+                              try TextRecord(text: String(repeating: "Written. ", count: type == "classic4k" ? 150 : 40)).record())
+        let result = try PCSCRig.probe(["classic-write", PCSCReaderTests.hex(new.encoded()), "25"], socket: pcscd.socket, timeout: 40)
+        #expect(!result.timedOut, "\(result.output)\n\(pcscd.log)")
+        let written = try #require(result.line(startingWith: "written "), "\(result.output)\n\(pcscd.log)")
+        #expect(written.contains("changed=true"), "\(written)")
+        let reads = result.output.split(separator: "\n").filter { $0.hasPrefix("ndef=") }
+        #expect(reads.count == 2 && reads.allSatisfy { $0.hasPrefix("ndef=\(PCSCReaderTests.hex(new.encoded())) ") }, "\(result.output)")
+        #expect(result.line(startingWith: "status=") == "status=read-only formatted=true used=\(new.encoded().count)", "\(result.output)")
+        #expect(result.line(startingWith: "secondWrite=") == "secondWrite=refused: read-only", "\(result.output)")
+        print("PC/SC \(type): \(written)")
+    }
+}

@@ -21,6 +21,7 @@ extension VirtualMifareClassic {
 /// | `FF 82 00 NN 06 <key>` (LOAD KEYS, volatile key slot NN 00–01) | 90 00 |
 /// | `FF 86 00 00 05 01 00 BB 60|61 NN` (GENERAL AUTHENTICATE with slot NN) | 90 00, or 63 00 when the chip refuses (slot empty: 69 86) |
 /// | `FF B0 00 BB 10` (or Le 00) | the block, 90 00; 69 82 when its sector is not authenticated; 6A 82 past the end |
+/// | `FF D6 00 BB 10 <16 bytes>` (UPDATE BINARY) | 90 00 once the chip took MIFARE WRITE; 63 00 when it refused (sector not authenticated, access bits); 6A 82 past the end |
 /// | other FF instructions | 6D 00; other classes 6A 81 |
 public struct VPCDMifareClassicCard: VPCDCard {
     public var chip: VirtualMifareClassic
@@ -83,8 +84,27 @@ public struct VPCDMifareClassicCard: VPCDCard {
                 _ = chip.reactivate()
                 return ResponseAPDU(status: .securityStatusNotSatisfied).bytes
             }
+        case 0xD6:
+            return classicUpdateBinary(command)
         default:
             return ResponseAPDU(status: .instructionNotSupported).bytes
+        }
+    }
+}
+
+extension VPCDMifareClassicCard {
+    /// UPDATE BINARY `FF D6 00 BB 10 <16 bytes>`: one MIFARE WRITE to block BB.
+    mutating func classicUpdateBinary(_ command: CommandAPDU) -> [UInt8]? {
+        guard command.data.count == MifareClassicSize.blockSize, command.le == nil else { return ResponseAPDU(status: .wrongLength).bytes }
+        let block = Int(command.p1) << 8 | Int(command.p2)
+        guard block < chip.size.blockCount else { return ResponseAPDU(status: .fileNotFound).bytes }
+        chipCommands += 1
+        switch chip.respond(to: MifareClassicCommand.write(block: block, bytes: command.data)) {
+        case .frame: return ResponseAPDU(status: .success).bytes
+        case .nak, .silence:
+            guard chip.isPresent else { return nil }
+            _ = chip.reactivate()
+            return ResponseAPDU(status: .operationFailed).bytes
         }
     }
 }

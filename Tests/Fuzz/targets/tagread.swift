@@ -1,9 +1,13 @@
 // Fuzz target `tagread`: whatever an object answers. Each type's read (Types 1 to 5 and MIFARE
 // Classic) runs over a transport whose every answer comes from the fuzzer's bytes. The read must
 // end (no loop: it stops asking once the object is gone), must not crash, and a message it
-// returns can only be made of bytes the object sent.
+// returns can only be made of bytes the object sent. The same for each platform's driver asked
+// for its status, to write a message or to make the object read-only: it ends, never crashes,
+// and stops once the object is gone.
 //
-// Input: byte 0 picks the read (modulo 6: Type 1, 2, 3, 4, 5, Classic), byte 1 the link (bit 0:
+// Input: byte 0 picks the platform (modulo 6: Type 1, 2, 3, 4, 5, Classic) and the operation
+// (byte 0 / 6, modulo 5: 0 the read, 1 the driver's status, 2 a write of a short message, 3 a
+// write of a 300-byte one, 4 make read-only), byte 1 the link (bit 0:
 // Type 2 extensions pass; bit 1: extended-length APDUs; bits 2-4: the largest response, one of
 // 16, 18, 64, 252, 258, 65 538 bytes; bit 5: Type 5 without GET SYSTEM INFORMATION; bits 6-7: the
 // Classic's size). Then one answer per exchange: a control byte whose low 3 bits say what
@@ -74,6 +78,27 @@ final class Outcome: Sendable {
     let value = Mutex<Result<TagReading, TagReadError>?>(nil)
 }
 
+/// A driver's operation (`operation` 1-4), run to its end; any outcome is fine as long as it ends.
+func drive(_ kind: UInt8, operation: UInt8, link: UInt8, over transport: ScriptedTransport) async -> String {
+    let platforms: [TagPlatform] = [.type1, .type2, .type3, .type4, .type5, .mifareClassic]
+    let uid: [UInt8] = kind == 2 ? [0x01, 0x2E, 0x3D, 0x4C, 0x5B, 0x6A, 0x79, 0x88]
+        : kind == 5 ? [0x11, 0x22, 0x33, 0x44] : [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
+    let context = DriverContext(uid: uid, classicSize: [MifareClassicSize.classic1K, .classic4K, .mini, nil][Int(link >> 6)],
+                                type5SystemInformation: link & 0x20 == 0)
+    let driver = platforms[Int(kind)].driver(over: transport, context: context)
+    let message = NDEFMessage(URIRecord(uri: "https://example.com/" + String(repeating: "a", count: operation == 3 ? 280 : 4)).record())
+    let options = WriteOptions(formatIfBlank: link & 0x10 != 0, password: link & 0x08 != 0 ? [1, 2, 3, 4] : nil)
+    do throws(TagWriteError) {
+        switch operation {
+        case 1: return "\(try await driver.status())"
+        case 2, 3: return "\(try await driver.write(message.encoded(), options: options))"
+        default: return "\(try await driver.makeReadOnly(options: options))"
+        }
+    } catch {
+        return error.description
+    }
+}
+
 let responseLimits = [16, 18, 64, 252, 258, 65_538]
 
 /// The read `kind` names (byte 0 of the input).
@@ -95,13 +120,26 @@ func read(_ kind: UInt8, link: UInt8, over transport: ScriptedTransport) async t
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = fuzzInput(data, size)
     guard input.count >= 2 else { return 0 }
-    let kind = input[0] % 6, link = input[1]
+    let kind = input[0] % 6, operation = input[0] / 6 % 5, link = input[1]
     let capabilities = LinkCapabilities(maxResponseLength: responseLimits[Int(link >> 2 & 0x07) % responseLimits.count],
                                         passesType2Extensions: link & 1 != 0, extendedLengthAPDUs: link & 2 != 0)
     let transport = ScriptedTransport(capabilities: capabilities, script: input.dropFirst(2))
 
-    let outcome = Outcome()
     let done = DispatchSemaphore(value: 0)
+    if operation != 0 {
+        let said = Mutex("")
+        Task.detached {
+            let text = await drive(kind, operation: operation, link: link, over: transport)
+            said.withLock { $0 = text }
+            done.signal()
+        }
+        done.wait()
+        if getenv("TAGREAD_SHOW") != nil { print("tagread: \(said.withLock { $0 })") }
+        let state = transport.state.withLock { $0 }
+        if state.afterGone > 2 { violated("the driver asked \(state.afterGone) times after the object left", input) }
+        return 0
+    }
+    let outcome = Outcome()
     Task.detached {
         let result: Result<TagReading, TagReadError>
         do throws(TagReadError) {

@@ -1,0 +1,53 @@
+import ArgumentParser
+import CommandLineIO
+import NDEFReport
+import NFCScanKit
+import NFCTags
+
+/// `nfcscan info`: how much an object holds and whether it can be changed.
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Say how much an object held near a reader can hold, and whether it can be changed.",
+        discussion: """
+            Changes nothing. The capacity is the largest message `nfcscan write` can save on the \
+            object now; a blank object needs `nfcscan write --format` first.
+
+            --json prints: formatted, access (read-write, read-only), capacity and used (bytes), \
+            product, password_protected when known, round_trips and the object.
+
+            Example:
+              nfcscan info --object poster
+
+            Exit status: \(ExitStatus.scanSummary)
+            """
+    )
+
+    @OptionGroup var options: ObjectCommandOptions
+
+    func run() async throws {
+        let options = options
+        try await ObjectChange(options: options, action: nil,
+                               operation: { driver async throws(TagWriteError) in try await driver.status() },
+                               success: { status, place in Self.print(status, place: place, options: options) })
+            .run()
+    }
+
+    static func print(_ status: TagStatus, place: ObjectPlace, options: ObjectCommandOptions) {
+        if options.json {
+            var fields: [ReportValue.Field] = [
+                .init("formatted", .bool(status.formatted)), .init("access", .string(status.access.rawValue)),
+                .init("capacity", .int(status.capacity)), .init("used", .int(status.used)),
+            ]
+            if let product = status.product { fields.append(.init("product", .string(product))) }
+            if let protected = status.passwordProtected { fields.append(.init("password_protected", .bool(protected))) }
+            fields += [.init("round_trips", .int(status.roundTrips)), .init("object", place.identity)]
+            writeLine(JSONWriter.string(.object(fields)))
+            return
+        }
+        let copy = ScanCopy.writeCatalog(for: .preferred(), object: options.object)
+        guard status.formatted else { return writeLine(copy.isBlank) }
+        writeLine(copy.holds(used: status.used, capacity: status.capacity))
+        writeLine(status.access == .readWrite ? copy.canBeChanged : copy.cannotBeChanged)
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+
+/// What every command that works on one object takes: which object and reader, how long to wait,
+/// and how to report.
+struct ObjectCommandOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("What the person holds, named in the prompts (poster, badge, toy, label).", valueName: "name"))
+    var object: String?
+
+    @Option(help: ArgumentHelp("Use only this reader: its connstring (pn532_uart:/dev/ttyUSB0) or part of its name (libnfc or pcscd's).", valueName: "name"))
+    var reader: String?
+
+    @Option(help: ArgumentHelp("Give up when no object comes within this many seconds (default 60).", valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(help: "Print a JSON report on standard output instead of sentences.")
+    var json = false
+
+    @Flag(help: "Also print the technical cause of failures, and details of each exchange, on standard error.")
+    var verbose = false
+
+    func validate() throws {
+        if let timeout, !(timeout > 0) { throw ValidationError("--timeout needs a positive number of seconds") }
+        if let object, object.isEmpty || object.count > 30 { throw ValidationError("--object needs a short name, such as poster") }
+    }
+
+    /// How long to wait for the object.
+    var wait: Duration { .milliseconds(Int64((timeout ?? 60) * 1000)) }
+}
+
+/// `--password`: an NTAG password, 8 hexadecimal digits (4 bytes).
+struct ObjectPassword: ExpressibleByArgument {
+    var bytes: [UInt8]
+
+    init?(argument: String) {
+        let digits = argument.filter { $0 != ":" && $0 != " " }
+        guard digits.count == 8, digits.allSatisfy(\.isHexDigit) else { return nil }
+        bytes = stride(from: 0, to: 8, by: 2).map { index in
+            let start = digits.index(digits.startIndex, offsetBy: index)
+            return UInt8(digits[start..<digits.index(start, offsetBy: 2)], radix: 16)!
+        }
+    }
+
+    static var defaultValueDescription: String { "8 hexadecimal digits" }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import NFCReaders
+import NFCScanKit
+
+/// The readers a command works with, opened the way every nfcscan command opens them: every
+/// reader found (or the one `--reader` names), following hotplug, and — when none is there yet —
+/// asking for one and waiting until the time is up. A problem that names a cause (permissions, a
+/// busy reader) ends the command at once.
+struct ReaderScope {
+    var reader: String?
+    var verbose: Bool
+    var copy: any ScanCopyCatalog
+
+    /// Opens the readers and runs `body` with a session over them beside the session's own work;
+    /// closes everything after. `firstPrompt` is shown once a reader appears when there was none.
+    func run<T: Sendable>(prompt: PromptLine, deadline: ContinuousClock.Instant?, firstPrompt: String,
+                          _ body: (ScanSession) async -> T) async throws -> T {
+        let directory = ReaderDirectory.standard()
+        let readers: [any Reader], problems: [ReaderError]
+        var noneYet: ReaderError?
+        do {
+            (readers, problems) = try await directory.openAll(named: reader)
+        } catch {
+            guard ReaderDirectory.absence(error) != nil else {
+                let (message, status) = ScanCommand.explain(error, copy: copy)
+                printError(message)
+                if verbose { printError("nfcscan: \(error.description)") }
+                throw status
+            }
+            (readers, problems, noneYet) = ([], [], error)
+            if verbose { printError("nfcscan: \(error.description); waiting for a reader to appear") }
+        }
+        let verbose = verbose, copy = copy
+        let askedForReader = noneYet != nil
+        let secondsLeft: @Sendable (Int) -> String = { copy.secondsLeft($0) }
+        let session = ScanSession(readers: readers, directory: directory, wanted: reader, noneYet: noneYet) { added in
+            if verbose { printError("nfcscan: using \(added.backend.rawValue) reader \(added.name) (it appeared)") }
+            // The person was asked to connect a reader: now ask for the object.
+            if askedForReader { prompt.show(firstPrompt, deadline: deadline, secondsLeft: secondsLeft) }
+        }
+        if verbose {
+            noteProblems(problems)
+            for reader in readers { printError("nfcscan: using \(reader.backend.rawValue) reader \(reader.name)") }
+        }
+        async let following: Void = session.run()
+        let result = await body(session)
+        await session.close()
+        await following
+        return result
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import NDEF
+import NFCScanKit
+import NFCSim
+import NFCTags
+import Testing
+import TestSupport
+
+/// `nfcscan write|erase|lock|info` through the real libnfc against the emulated PN532: what was
+/// written is what a later `nfcscan --json` (a separate process) reads from the same object.
+@Suite(.serialized) struct WriteCommandTests {
+    static func records(_ run: RunResult) throws -> [[String: Any]] {
+        let document = try ScanCommandTests.json(try #require(run.stdout.split(separator: "\n").first))
+        return try #require(document["records"] as? [[String: Any]])
+    }
+
+    @Test func aLinkAndTextAreSavedVerifiedAndReadBack() throws {
+        try ScanCommandTests.withEmulator(PN532Emulator(target: ScanCommandTests.poster().pn532Target)) { connstring in
+            let write = try ScanCLI.run(["write", "--uri", "https://example.com/menu", "--text", "Lunch", "--object", "poster",
+                                         "--timeout", "10"], connstring: connstring)
+            #expect(write.status == 0, "\(write.stderr)")
+            #expect(write.stdout == "Saved. You can take the poster away.\n")
+            let prompts = write.stderr.split(separator: "\n").map(String.init)
+            #expect(prompts.first == "Hold the poster near the reader to save it.")
+            #expect(prompts.contains("Saving to the poster. Keep it still."))
+            for line in prompts { #expect(CopyRules.problems(in: line).isEmpty, "\(line)") }
+
+            let records = try Self.records(try ScanCLI.run(["--json", "--timeout", "10"], connstring: connstring))
+            #expect(records.count == 2)
+            #expect(records.first?["uri"] as? String == "https://example.com/menu")
+            #expect(records.last?["text"] as? String == "Lunch")
+        }
+    }
+
+    @Test func aMessageThatDoesNotFitIsRefusedAndTheOldOneStays() throws {
+        let tag = try VirtualType2Tag(product: .ntag213, message: NDEFMessage(URIRecord(uri: "https://example.com/old").record()))
+        try ScanCommandTests.withEmulator(PN532Emulator(target: tag.pn532Target)) { connstring in
+            let long = "https://example.com/" + String(repeating: "a", count: 200)
+            let write = try ScanCLI.run(["write", "--uri", long, "--json", "--timeout", "10"], connstring: connstring)
+            #expect(write.status == 80, "\(write.stderr)")
+            let report = try ScanCommandTests.json(try #require(write.stdout.split(separator: "\n").first))
+            #expect(report["ending"] as? String == "too-large")
+            #expect(write.stderr.contains("That's too much for the item to hold."))
+            let records = try Self.records(try ScanCLI.run(["--json", "--timeout", "10"], connstring: connstring))
+            #expect(records.first?["uri"] as? String == "https://example.com/old")
+        }
+    }
+
+    @Test func eraseLeavesAnEmptyObjectAndInfoSaysHowMuchFits() throws {
+        try ScanCommandTests.withEmulator(PN532Emulator(target: ScanCommandTests.poster().pn532Target)) { connstring in
+            let before = try ScanCLI.run(["info", "--json", "--timeout", "10"], connstring: connstring)
+            #expect(before.status == 0, "\(before.stderr)")
+            let status = try ScanCommandTests.json(try #require(before.stdout.split(separator: "\n").first))
+            #expect(status["formatted"] as? Bool == true)
+            #expect(status["access"] as? String == "read-write")
+            #expect(status["product"] as? String == "NTAG215")
+            // NTAG215: 496 data bytes; the TLV takes 4 (3-byte length form).
+            #expect(status["capacity"] as? Int == 492)
+            #expect((status["used"] as? Int ?? 0) > 0)
+
+            let erase = try ScanCLI.run(["erase", "--object", "badge", "--timeout", "10"], connstring: connstring)
+            #expect(erase.status == 0, "\(erase.stderr)")
+            #expect(erase.stdout == "Erased. You can take the badge away.\n")
+            let after = try ScanCLI.run(["info", "--object", "badge", "--timeout", "10"], connstring: connstring)
+            #expect(after.stdout == "It holds 0 of 492 bytes.\nIt can be changed.\n", "\(after.stderr)")
+            let scan = try ScanCLI.run(["--object", "badge", "--timeout", "10"], connstring: connstring)
+            #expect(scan.status == 0)
+            #expect(scan.stdout == "The badge holds nothing.\n")
+        }
+    }
+
+    @Test func aBlankObjectIsNotWrittenWithoutFormat() throws {
+        let blank = try VirtualType2Tag(product: .ntag213, image: Type2MemoryImage.make(product: .ntag213, uid: VirtualType2Tag.defaultUID,
+                                                                                          dataArea: []).enumerated().map { $0.offset == 12 ? 0 : $0.element })
+        try ScanCommandTests.withEmulator(PN532Emulator(target: blank.pn532Target)) { connstring in
+            let info = try ScanCLI.run(["info", "--object", "label", "--timeout", "10"], connstring: connstring)
+            #expect(info.stdout == "It is blank and needs preparing before saving.\n", "\(info.stderr)")
+            let write = try ScanCLI.run(["write", "--text", "Shelf 3", "--object", "label", "--timeout", "10"], connstring: connstring)
+            #expect(write.status == 82, "\(write.stderr)")
+            #expect(write.stderr.contains("The label is blank and needs preparing first."))
+            let scan = try ScanCLI.run(["--object", "label", "--timeout", "10"], connstring: connstring)
+            #expect(scan.status == 65)
+            #expect(scan.stderr.contains("The label is blank: nothing was ever saved on it."))
+        }
+    }
+
+    @Test func usageMistakesAreCaughtBeforeAnyReaderOpens() throws {
+        let environment = ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/nfcscan-tests/bus"]
+        let nothing = try ScanCLI.run(["write"], environment: environment)
+        #expect(nothing.status == 64)
+        #expect(nothing.stderr.contains("say what to write"))
+        let lock = try ScanCLI.run(["lock"], environment: environment)
+        #expect(lock.status == 64)
+        #expect(lock.stderr.contains("--permanent"))
+        let password = try ScanCLI.run(["write", "--uri", "https://example.com", "--password", "12"], environment: environment)
+        #expect(password.status == 64)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-write-\(getpid()).bin")
+        try Data([0xD1, 0x01, 0x09, 0x55]).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let broken = try ScanCLI.run(["write", "--ndef", file.path], environment: environment)
+        #expect(broken.status == 65)
+        #expect(broken.stderr.contains("is not a valid message"))
+    }
+}
