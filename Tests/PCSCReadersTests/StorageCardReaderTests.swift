@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 @testable import NFCReaders
+import NFCSim
 import NFCTags
 import PCSC
 import Testing
@@ -77,5 +78,26 @@ import TestSupport
         #expect(result.line(startingWith: "status=") == "status=read-only formatted=true used=\(new.encoded().count)", "\(result.output)")
         #expect(result.line(startingWith: "secondWrite=") == "secondWrite=refused: read-only", "\(result.output)")
         print("PC/SC \(type): \(written)")
+    }
+}
+
+/// `nfcsim vpcd --save`: what a PC/SC client writes through the real pcscd lands in the file.
+@Suite(.serialized) struct StorageCardSaveTests {
+    @Test func aClassicWrittenThroughPcscdIsSaved() async throws {
+        let file = try PCSCReaderTests.messageFile(StorageCardReaderTests.message)
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-save-\(UUID().uuidString).nfc")
+        defer { for url in [file, saved] { try? FileManager.default.removeItem(at: url) } }
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", "classic1k", "--ndef", file.path, "--save", saved.path, "--after", "0.5", "--for", "20"])
+        let new = NDEFMessage(URIRecord(uri: "https://example.com/saved-over-pcsc").record())
+        let result = try PCSCRig.probe(["classic-write", PCSCReaderTests.hex(new.encoded()), "25"], socket: pcscd.socket, timeout: 40)
+        pcscd.stop()
+        #expect(result.line(startingWith: "written ") != nil, "\(result.output)\n\(pcscd.log)")
+        let dump = try DumpFile.parse([UInt8](try Data(contentsOf: saved)), raw: nil)
+        guard case .classic(let chip) = dump.chip else { Issue.record("not a Classic: \(dump.chip.name)"); return }
+        // The message, read from the saved object by the real reader, and the read-only trailers.
+        let reading = try await MifareClassicTag.readNDEF(over: InProcessTransport(try chip.virtualChip()), uid: chip.uid, size: chip.size)
+        #expect(reading.message == new)
+        let trailer = Array(chip.memory[(7 * 16)..<(8 * 16)])
+        #expect(Array(trailer[6..<9]) == [0x07, 0x8F, 0x0F], "the make-read-only was saved too: \(trailer)")
     }
 }
