@@ -126,4 +126,29 @@ import TestSupport
         #expect(!result.stdout.contains("example.com"), "no part of either message is shown")
         print("nfcscan on a half-written FeliCa: \(result.stdout)\(result.stderr)")
     }
+
+    /// libnfc's own tool writes the card; the saved file then holds its bytes.
+    @Test func whatNfcMfclassicWritesIsSaved() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let saved = directory.appendingPathComponent("card.nfc"), image = directory.appendingPathComponent("card.mfd")
+        let sim = try NFCSimPN532Child(["--type", "classic1k", "--uri", "https://example.com/old-card", "--save", saved.path, "--for", "60"])
+        defer { sim.stop() }
+        let read = try LibNFCTool.run("nfc-mfclassic", ["r", "a", "u", image.path], connstring: sim.connstring, timeout: 60)
+        #expect(read.output.contains("Done, 64 of 64 blocks read."), "\(read.output)")
+        // A new message within block 4, the first data block of the first NDEF sector (this
+        // nfc-mfclassic writes only the first block of each sector against nfcsim).
+        var bytes = [UInt8](try Data(contentsOf: image))
+        let message = NDEFMessage(URIRecord(uri: "https://a.io").record()).encoded()
+        let block = [0x03, UInt8(message.count)] + message + [0xFE]
+        bytes.replaceSubrange(64..<(64 + block.count), with: block)
+        try Data(bytes).write(to: image)
+        // Capital A: go on past the trailers key A may not write.
+        let write = try LibNFCTool.run("nfc-mfclassic", ["w", "A", "u", image.path], connstring: sim.connstring, timeout: 60)
+        #expect(write.output.contains("blocks written"), "\(write.output)")
+        sim.stop()
+        let dump = try DumpFile.parse([UInt8](try Data(contentsOf: saved)), raw: nil)
+        guard case .classic(let chip) = dump.chip else { Issue.record("not a Classic"); return }
+        #expect(Array(chip.memory[64..<(64 + block.count)]) == block)
+    }
 }
