@@ -1,7 +1,8 @@
 import NFCTags
 
 // The objects nfcsim presents, as the dumps `--save` writes: each one's memory as it is now,
-// with the identity it answers with. Types 1 and 4 have no dump format `--dump` reads.
+// with the identity it answers with. A Topaz goes to a raw image; Type 4 objects have no dump
+// format `--dump` reads.
 
 extension VirtualType2Tag: DumpableObject {
     public var dumpedChip: DumpedChip {
@@ -30,6 +31,10 @@ extension VirtualType5Tag: DumpableObject {
 
 extension VirtualType3Tag: DumpableObject {
     public var dumpedChip: DumpedChip { .felica(FeliCaDump(idm: idm, pmm: pmm, blocks: memory)) }
+}
+
+extension VirtualType1Tag: DumpableObject {
+    public var dumpedChip: DumpedChip { .type1(Type1Dump(product: product, memory: memory)) }
 }
 
 extension PN532VirtualObjectTarget: DumpableObject where Object: DumpableObject {

@@ -52,7 +52,7 @@ struct PN532Command: ParsableCommand {
             --save FILE keeps what a reader writes: FILE is written at start and after every \
             change to the tag's memory, replaced atomically, in a format --dump reads back (.nfc: \
             a Flipper Zero file with the whole tag; any other name: the raw memory, read back \
-            with --type). Topaz tags cannot be saved.
+            with --type; a Topaz only this way).
 
               $ nfcsim pn532 --dump Poster.nfc --save Written.nfc
               $ nfcsim pn532 --dump Written.nfc
@@ -74,6 +74,8 @@ struct PN532Command: ParsableCommand {
             switch self {
             case .felica: return .felica
             case .classic1k, .classic4k: return .classic
+            case .topaz96: return .type1(.topaz96)
+            case .topaz512: return .type1(.topaz512)
             default: return nil
             }
         }
@@ -202,6 +204,9 @@ struct PN532Command: ParsableCommand {
         case .felica(let chip):
             let tag = try chip.virtualTag()
             return (tag.pn532Target, "FeliCa IDm \(hex(tag.idm)) \(from)")
+        case .type1(let chip):
+            let tag = chip.virtualTag()
+            return (tag.pn532Target, "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
         case .type5(let chip):
             throw ContentFailure(status: 65, message: "\(path) holds an ISO 15693 object (\(chip.product.name)), which a PN532 cannot read; present it through PC/SC with nfcsim vpcd --dump \(path)")
         }

@@ -25,7 +25,7 @@ final class SavedObject: @unchecked Sendable {
             throw ContentFailure(status: 64, message: "--save \(path): \(error)")
         }
         guard let object = object as? any DumpableObject else {
-            throw ContentFailure(status: 64, message: "--save keeps NTAG and Ultralight, MIFARE Classic, ISO 15693 and FeliCa objects; a \(kind) has no dump format nfcsim --dump reads")
+            throw ContentFailure(status: 64, message: "--save keeps NTAG and Ultralight, MIFARE Classic, ISO 15693, FeliCa and Topaz objects; a \(kind) has no dump format nfcsim --dump reads")
         }
         var info = stat()
         if lstat(path, &info) == 0 {

@@ -54,8 +54,8 @@ struct VPCDCommand: ParsableCommand {
             ISO 15693 chip's user memory with --type icodeslix2, for example), the chip and UID \
             from the file. --save FILE keeps what a reader writes, in a format --dump reads \
             back (.nfc: a Flipper Zero file with the whole object; any other name: the raw \
-            memory, read back with --type), replaced atomically after every change; Topaz and \
-            Type 4 objects cannot be saved. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
+            memory, read back with --type; a Topaz only this way), replaced atomically after \
+            every change; Type 4 objects cannot be saved. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
             SIGTERM; either way the card leaves the reader.
             """
     )
@@ -79,7 +79,13 @@ struct VPCDCommand: ParsableCommand {
         var raw: RawChip? {
             if let product { return .type2(product) }
             if let type5Product { return .type5(type5Product) }
-            return self == .classic1k || self == .classic4k ? .classic : nil
+            switch self {
+            case .classic1k, .classic4k: return .classic
+            case .topaz96: return .type1(.topaz96)
+            case .topaz512: return .type1(.topaz512)
+            case .felica: return .felica
+            default: return nil
+            }
         }
     }
 
@@ -210,6 +216,12 @@ struct VPCDCommand: ParsableCommand {
             let tag = try chip.virtualTag()
             let summary = "\(tag.product.name) (ISO 15693) UID \(hex(tag.uid)) from the \(dump.format.rawValue) dump, as a PC/SC contactless storage card"
             return (VPCDType5Card(chip: tag), summary)
+        case .type1(let chip):
+            guard reader != .storageCard else {
+                throw ContentFailure(status: 65, message: "\(path) holds a Topaz, which a storage-card reader cannot read; use nfcsim vpcd --reader acr122u --dump \(path) --type \(chip.product.rawValue), or nfcsim pn532")
+            }
+            let tag = chip.virtualTag()
+            return (reader.present(tag.vpcdCard), "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
         case .felica(let chip):
             guard reader != .storageCard else {
                 throw ContentFailure(status: 65, message: "\(path) holds a FeliCa, which a storage-card reader cannot read; use nfcsim vpcd --reader acr122u (or part3) --dump \(path), or nfcsim pn532 --dump \(path)")

@@ -77,4 +77,34 @@ import TestSupport
         let read = [UInt8](try Data(contentsOf: output))
         #expect(read == bytes, "\(Hex.string(read)) vs \(Hex.string(bytes))")
     }
+
+    @Test func aTopazWrittenToNfcsimIsSavedAsARawImageAndPresentedAgain() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-topaz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let saved = directory.appendingPathComponent("topaz.bin")
+        let sim = try NFCSimPN532Child(["--type", "topaz512", "--uri", "https://example.com/old", "--save", saved.path, "--for", "60"])
+        let bytes = Self.message.encoded()
+        do {
+            let reader = try await LibNFCReader.open(sim.connstring, context: try LibNFCContext())
+            var events = reader.events().makeAsyncIterator()
+            guard case .arrived(let object)? = try await nextEvent(&events, within: 10, "arrival") else {
+                Issue.record("expected an arrival"); await reader.close(); sim.stop(); return
+            }
+            _ = try await object.perform { driver async throws(TagWriteError) in try await driver.write(bytes, options: WriteOptions()) }
+            await reader.close()
+        }
+        sim.stop()
+        #expect((try FileManager.default.attributesOfItem(atPath: saved.path)[.size] as? Int) == 512)
+        // Presented again from the image, read through libnfc.
+        let again = try NFCSimPN532Child(["--type", "topaz512", "--dump", saved.path, "--for", "30"])
+        defer { again.stop() }
+        let reader = try await LibNFCReader.open(again.connstring, context: try LibNFCContext())
+        var events = reader.events().makeAsyncIterator()
+        guard case .arrived(let object)? = try await nextEvent(&events, within: 10, "arrival") else {
+            Issue.record("expected an arrival"); await reader.close(); return
+        }
+        #expect(try await object.readNDEF().ndefBytes == bytes)
+        await reader.close()
+    }
 }

@@ -85,7 +85,7 @@ import TestSupport
     }
 
     @Test(arguments: ["pn532", "vpcd"])
-    func aSymbolicLinkOrAJSONNameOrATopazIsRefusedBeforeStarting(command: String) throws {
+    func aSymbolicLinkAJSONNameATopazInAnNFCFileOrAType4IsRefusedBeforeStarting(command: String) throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let target = directory.appendingPathComponent("elsewhere.nfc")
@@ -103,7 +103,12 @@ import TestSupport
         let topaz = try BoundedProcess.run(nfcsim, [command, "--type", "topaz96", "--save", directory.appendingPathComponent("t.nfc").path, "--for", "1"],
                                            output: .together, timeout: 20)
         #expect(topaz.status == 64, "\(topaz.stdout)")
-        #expect(topaz.stdout.contains("has no dump format"), "\(topaz.stdout)")
+        #expect(topaz.stdout.contains("cannot hold a Topaz; name the file .bin"), "\(topaz.stdout)")
+        guard command == "vpcd" else { return }
+        let type4 = try BoundedProcess.run(nfcsim, [command, "--type", "type4", "--save", directory.appendingPathComponent("t.bin").path, "--for", "1"],
+                                           output: .together, timeout: 20)
+        #expect(type4.status == 64, "\(type4.stdout)")
+        #expect(type4.stdout.contains("has no dump format"), "\(type4.stdout)")
     }
 
     /// A FeliCa taken away between WriteF 0F and the commit: what a person sees is a clean

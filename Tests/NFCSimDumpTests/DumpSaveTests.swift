@@ -150,6 +150,15 @@ struct DumpSaveTests {
         #expect(try Self.roundTrip(felica.dumpedChip) == felica.dumpedChip)
     }
 
+    @Test func aTopazIsKeptAsARawImageOnly() throws {
+        var g = SeededGenerator(state: 13)
+        for product in VirtualType1Tag.Product.allCases {
+            let tag = VirtualType1Tag(product: product, image: g.bytes(product.memorySize))
+            #expect(try Self.roundTrip(tag.dumpedChip, as: .raw, raw: .type1(product)) == tag.dumpedChip)
+            #expect(throws: DumpSaveError.self) { try DumpFile.serialise(tag.dumpedChip, as: .flipper) }
+        }
+    }
+
     @Test func theFormatComesFromTheFileName() throws {
         #expect(try DumpSaveFormat(path: "/tmp/poster.nfc") == .flipper)
         #expect(try DumpSaveFormat(path: "Poster.NFC") == .flipper)

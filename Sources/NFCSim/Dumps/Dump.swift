@@ -28,14 +28,17 @@ public enum DumpedChip: Sendable, Equatable {
     case classic(ClassicDump)
     case type5(Type5Dump)
     case felica(FeliCaDump)
+    /// A Topaz (Type 1): only a raw image holds one (no dump format describes it).
+    case type1(Type1Dump)
 
-    /// "NTAG213", "MIFARE Classic 1K", "ICODE SLIX", "FeliCa Lite-S".
+    /// "NTAG213", "MIFARE Classic 1K", "ICODE SLIX", "FeliCa Lite-S", "Topaz 512".
     public var name: String {
         switch self {
         case .type2(let dump): dump.product.name
         case .classic(let dump): dump.size.name
         case .type5(let dump): dump.product.name
         case .felica: "FeliCa"
+        case .type1(let dump): dump.product.name
         }
     }
 }
@@ -189,5 +192,15 @@ public struct FeliCaDump: Sendable, Equatable {
 
     public func virtualTag() throws(VirtualObjectError) -> VirtualType3Tag {
         try VirtualType3Tag(image: blocks, idm: idm, pmm: pmm)
+    }
+}
+
+/// A Topaz 96 or 512 (NFC Forum Type 1): its whole memory, block 0 (the UID) on.
+public struct Type1Dump: Sendable, Equatable {
+    public var product: VirtualType1Tag.Product
+    public var memory: [UInt8]
+
+    public func virtualTag() -> VirtualType1Tag {
+        VirtualType1Tag(product: product, image: memory)
     }
 }

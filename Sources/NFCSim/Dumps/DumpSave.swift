@@ -14,11 +14,12 @@ public struct DumpSaveError: Error, Hashable, Sendable, CustomStringConvertible 
 /// The format `nfcsim --save FILE` writes, from FILE's extension: each is one `--dump` reads back.
 public enum DumpSaveFormat: Hashable, Sendable {
     /// `.nfc`: a Flipper Zero file, version 4. Keeps the whole object: chip, UID, ATQA/SAK,
-    /// GET_VERSION, signature, counters, unknown keys, pages the chip refuses to read.
+    /// GET_VERSION, signature, counters, unknown keys, pages the chip refuses to read. No Topaz.
     case flipper
     /// Any other extension (`.bin`, `.mfd`, …): the memory alone, as `nfc-mfultralight r` and
     /// `nfc-mfclassic r` write it; reading it back needs `--type`, and the identity the memory
-    /// does not hold (a FeliCa's IDm, an ISO 15693 UID, a 7-byte Classic UID) is the type's default.
+    /// does not hold (a FeliCa's IDm, an ISO 15693 UID, a 7-byte Classic UID) is the type's
+    /// default. A Topaz's whole memory holds all of it.
     case raw
 
     public init(path: String) throws(DumpSaveError) {
@@ -52,6 +53,7 @@ enum RawDumpWriter {
         case .classic(let dump): dump.memory
         case .type5(let dump): dump.memory
         case .felica(let dump): dump.blocks
+        case .type1(let dump): dump.memory
         }
     }
 }

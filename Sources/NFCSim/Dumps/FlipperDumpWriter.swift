@@ -11,6 +11,9 @@ enum FlipperDumpWriter {
         case .classic(let dump): classic(dump)
         case .type5(let dump): type5(dump)
         case .felica(let dump): try felica(dump)
+        case .type1:
+            throw DumpSaveError(problem: "a Flipper .nfc file cannot hold a Topaz",
+                                remedy: "name the file .bin: the raw memory, which --dump reads back with --type topaz96 or topaz512")
         }
     }
 
