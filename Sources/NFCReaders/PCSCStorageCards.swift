@@ -66,8 +66,9 @@ extension PCSCTransport {
     }
 
     func type5(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
+        if let answer = try await type5Write(command) { return answer }
         guard command.count == 3, command[1] == Type5Command.readSingleBlock, command[0] & 0x20 == 0 else {
-            throw .notSupported("ISO 15693 command \(PCSCCardIdentity.hex(command.dropFirst().prefix(1).map { $0 })) over a PC/SC storage-card link (only READ SINGLE BLOCK maps to FF B0)")
+            throw .notSupported("ISO 15693 command \(PCSCCardIdentity.hex(command.dropFirst().prefix(1).map { $0 })) over a PC/SC storage-card link (only READ SINGLE BLOCK, WRITE SINGLE BLOCK and INVENTORY map: to FF B0, FF D6 and FF CA)")
         }
         let response = try await transmit([0xFF, 0xB0, 0x00, command[2], 0x00])
         guard response.count >= 2 else { throw .protocolError("a response without status word") }
@@ -75,6 +76,49 @@ extension PCSCTransport {
         case (0x90, 0x00): return [0x00] + response.dropLast(2)
         case (0x6A, 0x82): return [0x01, 0x10]
         case (0x63, 0x00): throw .timeout
+        case let (sw1, sw2): throw .protocolError("status word \(PCSCCardIdentity.hex(sw1, sw2))")
+        }
+    }
+}
+
+/// ISO 15693 writing over a PC/SC Part 3 storage-card link.
+///
+/// - WRITE SINGLE BLOCK `02|22|42|62 21 [UID] BB data` becomes UPDATE BINARY
+///   `FF D6 00 BB Lc data`; `90 00` is the chip's `00`, `6A 82` (no such block) error `01 10`,
+///   `63 00` or `69 82` (the reader's "operation failed": a locked block, or no answer) error
+///   `01 0F` (no information). The reader addresses the card it holds: an addressed command's
+///   UID is dropped, which is safe because pcscd reports another card as this one removed
+///   (SCARD_W_REMOVED_CARD) before any command reaches it. The option flag is the reader's
+///   business (it knows the chip).
+/// - INVENTORY (one slot) becomes GET DATA `FF CA 00 00 00`: `00 00 UID` (DSFID unknown: 00,
+///   UID least significant byte first as on the air, whichever order the reader gives it).
+/// - LOCK BLOCK has no Part 3 mapping: not supported (``Type5Writer`` then leaves the chip
+///   locked by its CC alone, and says so).
+extension PCSCTransport {
+    /// The answer to a WRITE SINGLE BLOCK or INVENTORY, or nil for other commands.
+    func type5Write(_ command: [UInt8]) async throws(TransportError) -> [UInt8]? {
+        guard command.count >= 2 else { return nil }
+        if command == Type5Command.inventoryOneSlot {
+            let response = try await transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
+            guard response.count == 10, response.suffix(2) == [0x90, 0x00] else {
+                throw .protocolError("GET DATA answered \(PCSCCardIdentity.hex(response)) for an ISO 15693 card")
+            }
+            var uid = Array(response.prefix(8))
+            if uid.first != 0xE0 && uid.last == 0xE0 { uid.reverse() }
+            return [0x00, 0x00] + uid.reversed()
+        }
+        guard command[1] == Type5Command.writeSingleBlock, command[0] & 0x04 == 0 else { return nil }
+        let parameters = command.dropFirst(2).dropFirst(command[0] & Type5Command.addressedFlag != 0 ? 8 : 0)
+        guard let block = parameters.first, parameters.count > 1 else {
+            throw .protocolError("a WRITE SINGLE BLOCK without data")
+        }
+        let data = Array(parameters.dropFirst())
+        let response = try await transmit([0xFF, 0xD6, 0x00, block, UInt8(data.count)] + data)
+        guard response.count >= 2 else { throw .protocolError("a response without status word") }
+        switch (response[response.count - 2], response[response.count - 1]) {
+        case (0x90, 0x00): return [0x00]
+        case (0x6A, 0x82): return [0x01, 0x10]
+        case (0x63, 0x00), (0x69, 0x82): return [0x01, 0x0F]
         case let (sw1, sw2): throw .protocolError("status word \(PCSCCardIdentity.hex(sw1, sw2))")
         }
     }

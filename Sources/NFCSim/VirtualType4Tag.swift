@@ -16,6 +16,9 @@ import NFCTags
 /// | P1–P2 not allowed (short EF addressing, wrong SELECT P2) | 6A 86 |
 /// | offset at or past the end of the file | 6B 00 |
 /// | B1 without P1–P2 00 00 or a 3-byte offset data object | 6A 86 |
+/// | UPDATE BINARY (D6) to a file the CC does not grant write access to (the CC file itself, or the NDEF file with write access FF or proprietary) | 69 82 |
+/// | UPDATE BINARY past the end of the file | 6B 00 |
+/// | UPDATE BINARY with more data than the CC's MLc | 67 00 |
 /// | instruction not supported | 6D 00 |
 /// | class not supported | 6E 00 |
 public struct VirtualType4Tag: VirtualObject {
@@ -114,6 +117,7 @@ public struct VirtualType4Tag: VirtualObject {
         case 0xA4: return select(command)
         case 0xB0: return readBinary(command)
         case ExtendedReadBinary.instruction: return readBinaryWithOffsetObject(command)
+        case Type4WritePlan.updateBinary: return updateBinary(command)
         default: return ResponseAPDU(status: .instructionNotSupported)
         }
     }
@@ -145,6 +149,23 @@ public struct VirtualType4Tag: VirtualObject {
         guard offset < file.count else { return ResponseAPDU(status: .wrongOffset) }
         let end = min(file.count, offset + le)
         return ResponseAPDU(data: Array(file[offset..<end]), status: end - offset < le ? .endOfFile : .success)
+    }
+
+    /// D6: `data` from the P1–P2 offset of the selected file, when the CC grants write access
+    /// to it; the whole command or nothing.
+    private mutating func updateBinary(_ command: CommandAPDU) -> ResponseAPDU {
+        guard let id = currentFile, let file = files[id] else { return ResponseAPDU(status: .noCurrentFile) }
+        guard command.p1 & 0x80 == 0 else { return ResponseAPDU(status: .wrongParameters) }
+        guard !command.data.isEmpty, command.le == nil else { return ResponseAPDU(status: .wrongLength) }
+        let cc = try? Type4CapabilityContainer(files[Type4Tag.capabilityContainerFile] ?? [])
+        guard id != Type4Tag.capabilityContainerFile, let cc, id == cc.ndefFileID, cc.write == .granted else {
+            return ResponseAPDU(status: .securityStatusNotSatisfied)
+        }
+        guard command.data.count <= cc.maxWriteLength else { return ResponseAPDU(status: .wrongLength) }
+        let offset = Int(command.p1) << 8 | Int(command.p2)
+        guard offset + command.data.count <= file.count else { return ResponseAPDU(status: .wrongOffset) }
+        files[id]!.replaceSubrange(offset..<(offset + command.data.count), with: command.data)
+        return ResponseAPDU(status: .success)
     }
 
     /// B1: the offset comes in a `54 03` object, the data goes out in a `53` object, whose

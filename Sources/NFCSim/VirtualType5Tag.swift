@@ -37,18 +37,22 @@ public struct Type5Product: Hashable, Sendable {
     public static let allCases: [Type5Product] = [.icodeSLIX, .icodeSLIX2, .st25dv04k]
 }
 
-/// An NFC Forum Type 5 object (ISO 15693) answering ISO 15693-3 frames (``Type5Command``): GET
-/// SYSTEM INFORMATION, READ SINGLE BLOCK and READ MULTIPLE BLOCKS, non-addressed or addressed
-/// (flag 0x20 with the UID, least significant byte first: another UID gets no answer), with the
-/// option flag (0x40) adding a block security status byte per block. A block past the end gets
-/// error 0x10 (block not available); an unknown command error 0x01. Errors do not silence the
-/// chip.
+/// An NFC Forum Type 5 object (ISO 15693) answering ISO 15693-3 frames (``Type5Command``):
+/// INVENTORY (one slot, no mask: `00 DSFID UID`), GET SYSTEM INFORMATION, READ SINGLE BLOCK and
+/// READ MULTIPLE BLOCKS, WRITE SINGLE BLOCK and LOCK BLOCK, non-addressed or addressed (flag
+/// 0x20 with the UID, least significant byte first: another UID gets no answer), with the option
+/// flag (0x40) adding a block security status byte per block read (01: locked). ISO 15693 error
+/// codes: 0x10 block not available (past the end), 0x11 already locked (LOCK BLOCK again), 0x12
+/// locked (WRITE to a locked block), 0x0F a WRITE without one block's bytes, 0x01 an unknown
+/// command. Errors do not silence the chip.
 public struct VirtualType5Tag: VirtualObject {
     public static let platform = TagPlatform.type5
 
     public let product: Type5Product
     public let uid: [UInt8]
     public private(set) var memory: [UInt8]
+    /// Blocks LOCK BLOCK has made read-only for good.
+    public private(set) var lockedBlocks: Set<Int> = []
     public var presence: FieldPresence
 
     /// A chip formatted for NDEF: a 4-byte CC `E1 40 MLEN 01` (read multiple supported), the
@@ -92,6 +96,11 @@ public struct VirtualType5Tag: VirtualObject {
         guard frame.count >= 2 else { return .silence }
         let flags = frame[0], command = frame[1]
         var parameters = frame.dropFirst(2)
+        if flags & 0x04 != 0 {
+            // Inventory flag: 0x20 is then "one slot", not "addressed". Only the no-mask form.
+            guard command == Type5Command.inventory, flags & 0x20 != 0, parameters.first == 0x00 else { return .silence }
+            return .frame([0x00, product.dsfid] + uid.reversed())
+        }
         if flags & 0x20 != 0 {
             guard parameters.count >= 8, Array(parameters.prefix(8)) == uid.reversed() else { return .silence }
             parameters = parameters.dropFirst(8)
@@ -105,6 +114,18 @@ public struct VirtualType5Tag: VirtualObject {
             return blocks(Int(params[0]), count: 1, option: option)
         case (Type5Command.readMultipleBlocks, 2):
             return blocks(Int(params[0]), count: Int(params[1]) + 1, option: option)
+        case (Type5Command.writeSingleBlock, _) where !params.isEmpty:
+            let block = Int(params[0])
+            guard block < product.blockCount else { return .frame([0x01, 0x10]) }
+            guard params.count == 1 + product.blockSize else { return .frame([0x01, 0x0F]) }
+            guard !lockedBlocks.contains(block) else { return .frame([0x01, 0x12]) }
+            memory.replaceSubrange((block * product.blockSize)..<((block + 1) * product.blockSize), with: params.dropFirst())
+            return .frame([0x00])
+        case (Type5Command.lockBlock, 1):
+            let block = Int(params[0])
+            guard block < product.blockCount else { return .frame([0x01, 0x10]) }
+            guard lockedBlocks.insert(block).inserted else { return .frame([0x01, 0x11]) }
+            return .frame([0x00])
         default:
             return .frame([0x01, 0x01])
         }
@@ -112,6 +133,6 @@ public struct VirtualType5Tag: VirtualObject {
 
     private func blocks(_ first: Int, count: Int, option: Bool) -> VirtualReply {
         guard first + count <= product.blockCount else { return .frame([0x01, 0x10]) }
-        return .frame([0x00] + (first..<(first + count)).flatMap { (option ? [0x00] : []) + block($0) })
+        return .frame([0x00] + (first..<(first + count)).flatMap { (option ? [lockedBlocks.contains($0) ? 0x01 : 0x00] : []) + block($0) })
     }
 }

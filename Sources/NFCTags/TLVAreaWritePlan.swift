@@ -1,6 +1,7 @@
 import NDEF
 
-/// One block of a TLV data area to write: its index counted from the data area's first block.
+/// One block of a TLV data area to write: its index counted from the block holding the data
+/// area's first byte.
 public struct DataAreaBlockWrite: Hashable, Sendable {
     public var block: Int
     public var bytes: [UInt8]
@@ -47,9 +48,12 @@ public struct TLVAreaWritePlan: Hashable, Sendable {
     ///     MIFARE Classic, 8 for Type 1's WRITE-E8 blocks).
     ///   - reserved: areas of the data area (offsets into `data`) the message must not reach
     ///     (Lock and Memory Control TLVs' areas).
-    public init(data: [UInt8], blockSize: Int, reserved: [Range<Int>] = [], message: [UInt8]) throws(WriteRefusal) {
-        precondition(blockSize > 0, "a block holds bytes")
-        let data = Array(data.prefix(data.count / blockSize * blockSize))
+    ///   - leading: the bytes before the data area in the block that holds its first byte (a
+    ///     4-byte Type 5 CC in 8-byte blocks), kept as they are when that block is written.
+    public init(data: [UInt8], blockSize: Int, reserved: [Range<Int>] = [], leading: [UInt8] = [],
+                message: [UInt8]) throws(WriteRefusal) {
+        precondition(blockSize > 0 && leading.count < blockSize, "a block holds bytes, the data area starts in the first")
+        let data = Array(data.prefix(max(0, (leading.count + data.count) / blockSize * blockSize - leading.count)))
         let capacity = data.count
         let blocks: [TLVBlock]
         do { blocks = try TLVWalker.blocks(in: data) } catch { throw .unreadableLayout(error) }
@@ -76,15 +80,16 @@ public struct TLVAreaWritePlan: Hashable, Sendable {
         var staging = final
         staging[start + 1] = 0
 
-        var current = data
+        var current = leading + data
         var writes: [DataAreaBlockWrite] = []
-        func write(_ block: Int, from image: [UInt8]) {
+        func write(_ block: Int, from area: [UInt8]) {
+            let image = leading + area
             let range = (block * blockSize)..<((block + 1) * blockSize)
             guard current[range] != image[range] else { return }
             current.replaceSubrange(range, with: image[range])
             writes.append(DataAreaBlockWrite(block: block, bytes: Array(image[range])))
         }
-        let typeBlock = start / blockSize, lengthBlock = (start + 1) / blockSize
+        let typeBlock = (leading.count + start) / blockSize, lengthBlock = (leading.count + start + 1) / blockSize
         if data[start] == TLVBlock.Tag.terminator.rawValue {
             write(lengthBlock, from: staging)
             write(typeBlock, from: staging)
@@ -92,7 +97,7 @@ public struct TLVAreaWritePlan: Hashable, Sendable {
             write(typeBlock, from: staging)
             write(lengthBlock, from: staging)
         }
-        for block in 0..<(capacity / blockSize) where block != lengthBlock { write(block, from: staging) }
+        for block in 0..<((leading.count + capacity) / blockSize) where block != lengthBlock { write(block, from: staging) }
         write(lengthBlock, from: final)
         self.writes = writes
         dataArea = final

@@ -81,11 +81,17 @@ public struct TagWriteReport: Hashable, Sendable {
     public var formatted: Bool
     /// Whether anything had to be written (false: the object already held it).
     public var changed: Bool
+    /// After making read-only: whether the chip itself now refuses writes (lock bits, LOCK
+    /// BLOCK, access bits), or false when only the capability container says read-only (the link
+    /// did not pass the lock commands: readers and writers that follow the NFC Forum CC honour
+    /// it, a tool writing blocks directly does not). Nil for writes.
+    public var chipLocked: Bool?
 
-    public init(roundTrips: Int, formatted: Bool = false, changed: Bool = true) {
+    public init(roundTrips: Int, formatted: Bool = false, changed: Bool = true, chipLocked: Bool? = nil) {
         self.roundTrips = roundTrips
         self.formatted = formatted
         self.changed = changed
+        self.chipLocked = chipLocked
     }
 }
 

@@ -18,8 +18,9 @@
 /// `FF 82 00 00 06 <key>` + GENERAL AUTHENTICATE `FF 86 00 00 05 01 00 BB 60|61 00`, READ to
 /// `FF B0 00 BB 10` and WRITE to UPDATE BINARY `FF D6 00 BB 10 <16 bytes>`. ISO 15693 (``Type5Tag``)
 /// travels as request flags, command and parameters without CRC; responses start with their
-/// flags byte. A PC/SC backend maps READ SINGLE BLOCK `02 20 BB` to `FF B0 00 BB 00`; libnfc
-/// cannot reach ISO 15693 at all (PN53x chips have no such radio).
+/// flags byte. A PC/SC backend maps READ SINGLE BLOCK `02 20 BB` to `FF B0 00 BB 00`, WRITE
+/// SINGLE BLOCK `02 21 BB data` to `FF D6 00 BB Lc data` and INVENTORY to GET DATA `FF CA`;
+/// libnfc cannot reach ISO 15693 at all (PN53x chips have no such radio).
 ///
 /// Framing per platform, as the frames cross this seam:
 /// - Type 2: the chip's command bytes (`30 PP`, `60`, `3A SS EE`), no CRC_A.

@@ -24,9 +24,17 @@ public enum Type4Tag {
 
     public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
-        let caps = transport.capabilities
+        let (cc, version1) = try await open(&link)
+        guard cc.read == .granted else { throw .readAccessDenied }
+        try await select(file: cc.ndefFileID, version1: version1, &link, "SELECT NDEF file")
+        let message = try await readMessage(&link, cc: cc)
+        return TagReading(platform: .type4, product: nil, uid: uid, capacity: cc.maxNDEFSize - cc.lengthFieldSize,
+                          ndefBytes: message, roundTrips: link.roundTrips)
+    }
 
-        // 1. The NDEF application, v2 then v1.
+    /// Steps 1 and 2: SELECT the NDEF application (v2, else v1) and read the capability
+    /// container. Returns it and whether the mapping 1.0 application answered.
+    static func open(_ link: inout CountedLink) async throws(TagReadError) -> (Type4CapabilityContainer, version1: Bool) {
         var version1 = false
         let selectV2 = try await exchange(&link, .init(ins: 0xA4, p1: 0x04, p2: 0x00, data: applicationV2, le: 0x100), "SELECT NDEF application")
         if selectV2.status == .fileNotFound {
@@ -38,45 +46,48 @@ public enum Type4Tag {
             try check(selectV2, "SELECT NDEF application")
         }
 
-        // 2. The capability container.
         try await select(file: capabilityContainerFile, version1: version1, &link, "SELECT capability container")
         var ccBytes = try await readBinary(&link, offset: 0, length: 15, "READ BINARY capability container")
         let ccLength = Int(ccBytes[0]) << 8 | Int(ccBytes[1])
         if ccLength > 15 && ccLength <= 0xFF {
             ccBytes += try await readBinary(&link, offset: 15, length: ccLength - 15, "READ BINARY capability container")
         }
-        let cc: Type4CapabilityContainer
-        do { cc = try Type4CapabilityContainer(ccBytes) } catch { throw .capabilityContainer(error) }
-        guard cc.read == .granted else { throw .readAccessDenied }
+        do { return (try Type4CapabilityContainer(ccBytes), version1) } catch { throw .capabilityContainer(error) }
+    }
 
-        // 3. The NDEF file and its length field.
-        try await select(file: cc.ndefFileID, version1: version1, &link, "SELECT NDEF file")
-        let lengthField = cc.extended ? 4 : 2
+    /// Steps 3 and 4 on the selected NDEF file: its length field (NLEN or ENLEN), bounded by the
+    /// file's size, then the message.
+    static func readMessage(_ link: inout CountedLink, cc: Type4CapabilityContainer) async throws(TagReadError) -> [UInt8] {
+        let lengthField = cc.lengthFieldSize
         let lengthBytes = try await readBinary(&link, offset: 0, length: lengthField, "READ BINARY NLEN")
         let messageLength = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
         let capacity = cc.maxNDEFSize - lengthField
         guard messageLength <= capacity else { throw .invalidNDEFLength(messageLength, maximum: capacity) }
+        return try await readFile(&link, cc: cc, from: lengthField, count: messageLength, "READ BINARY NDEF message")
+    }
 
-        // 4. The message, in chunks.
+    /// `count` bytes of the selected file from `offset`, in chunks of at most MLe (and what the
+    /// link delivers); B1 past offset 32 767.
+    static func readFile(_ link: inout CountedLink, cc: Type4CapabilityContainer, from offset: Int, count: Int,
+                         _ name: String) async throws(TagReadError) -> [UInt8] {
+        let caps = link.transport.capabilities
         let linkLimit = caps.maxResponseLength - 2
         let apduLimit = caps.extendedLengthAPDUs ? 0x10000 : 0x100
         let chunk = min(cc.maxReadLength, linkLimit, apduLimit)
         guard chunk > 0 else { throw .unsupported("a link that delivers no response data") }
-        var message: [UInt8] = []
-        message.reserveCapacity(messageLength)
-        while message.count < messageLength {
-            let offset = lengthField + message.count
-            if offset <= maxShortOffset {
-                let length = min(chunk, messageLength - message.count)
-                message += try await readBinary(&link, offset: offset, length: length, "READ BINARY NDEF message")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            let at = offset + bytes.count
+            if at <= maxShortOffset {
+                bytes += try await readBinary(&link, offset: at, length: min(chunk, count - bytes.count), name)
             } else {
-                let length = min(chunk - 4, messageLength - message.count)
+                let length = min(chunk - 4, count - bytes.count)
                 guard length > 0 else { throw .unsupported("READ BINARY B1 with an MLe of \(chunk)") }
-                message += try await readBinaryExtended(&link, offset: offset, length: length)
+                bytes += try await readBinaryExtended(&link, offset: at, length: length)
             }
         }
-        return TagReading(platform: .type4, product: nil, uid: uid, capacity: capacity, ndefBytes: message,
-                          roundTrips: link.roundTrips)
+        return bytes
     }
 
     /// `length` bytes from an offset past 32 767, through INS B1.
@@ -124,4 +135,10 @@ public enum Type4Tag {
         }
         return response.data
     }
+}
+
+extension Type4CapabilityContainer {
+    /// Bytes of the NDEF file's length field: NLEN (2), or ENLEN (4) with the extended NDEF File
+    /// Control TLV.
+    public var lengthFieldSize: Int { extended ? 4 : 2 }
 }

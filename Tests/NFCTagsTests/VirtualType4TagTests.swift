@@ -24,12 +24,37 @@ import Testing
         #expect(status(&tag, "00 b0 000e 02") == .endOfFile)
         #expect(status(&tag, "00 b0 0000 00") == .wrongLength)                 // Le 256 over MLe FF
         #expect(status(&tag, "00 b0 8100 01") == .wrongParameters)             // short EF addressing
-        #expect(status(&tag, "00 d6 0000 01 00") == .instructionNotSupported)
+        #expect(status(&tag, "00 d6 0000 01 00") == .securityStatusNotSatisfied)     // the CC file is not writable
+        #expect(status(&tag, "00 c0 0000 01") == .instructionNotSupported)
         #expect(status(&tag, "80 b0 0000 01") == .classNotSupported)
         #expect(status(&tag, "00 b0") == .wrongLength)
         #expect(status(&tag, "00 b0 0000 00 0100") == .wrongLength)            // extended APDU not accepted
         #expect(tag.reactivate() == true)
         #expect(status(&tag, "00 b0 0000 01") == .noCurrentFile)               // RATS again: nothing selected
+    }
+
+    @Test func updateBinaryHonoursOffsetsBoundsAndWriteAccess() throws {
+        var tag = try VirtualType4Tag(message: poster, fileSize: 0x40)
+        #expect(status(&tag, "00 d6 0000 02 0000") == .noCurrentFile)
+        _ = tag.respond(to: hex("00 a4 04 00 07 d2760000850101 00"))
+        _ = tag.respond(to: hex("00 a4 00 0c 02 e104"))
+        #expect(status(&tag, "00 d6 0002 03 d10101") == .success)
+        #expect(tag.files[VirtualType4Tag.ndefFileID]?[2..<5] == [0xD1, 0x01, 0x01])
+        #expect(status(&tag, "00 d6 003e 02 aabb") == .success)                // the last two bytes
+        #expect(status(&tag, "00 d6 003f 02 aabb") == .wrongOffset)            // one past the end
+        #expect(status(&tag, "00 d6 0040 01 aa") == .wrongOffset)
+        #expect(status(&tag, "00 d6 8100 01 aa") == .wrongParameters)          // short EF addressing
+        #expect(status(&tag, "00 d6 0000 02 0000 02") == .wrongLength)          // Le on UPDATE
+        #expect(tag.files[VirtualType4Tag.ndefFileID]?.count == 0x40)
+
+        var cc = VirtualType4Tag.capabilityContainer(mapping: .version2, maxReadLength: 0xFF, fileSize: 0x40)
+        cc[cc.count - 1] = 0xFF
+        var readOnly = VirtualType4Tag(mapping: .version2, capabilityContainer: cc,
+                                       ndefFile: [UInt8](repeating: 0, count: 0x40), maxReadLength: 0xFF)
+        _ = readOnly.respond(to: hex("00 a4 04 00 07 d2760000850101 00"))
+        _ = readOnly.respond(to: hex("00 a4 00 0c 02 e104"))
+        #expect(status(&readOnly, "00 d6 0000 02 0001") == .securityStatusNotSatisfied)
+        #expect(readOnly.files[VirtualType4Tag.ndefFileID]?.prefix(2) == [0x00, 0x00])
     }
 
     @Test func readBinaryReturnsTheFile() throws {

@@ -16,7 +16,7 @@ func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first, let limit = arguments.last.flatMap(Double.init) else {
-    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive|transaction|reset ... SECONDS"); exit(64)
+    say("usage: pcsc-readers-probe list|read|late-read|cancel|exclusive|transaction|reset|write|classic-write ... SECONDS"); exit(64)
 }
 // The bound on the whole check.
 DispatchQueue.global().asyncAfter(deadline: .now() + limit) { say("timeout"); exit(3) }
@@ -188,6 +188,27 @@ do {
     case "classic-write":
         guard case .success(let message) = Hex.decode(arguments[1]) else { say("error=bad hex"); exit(64) }
         try await classicWrite(message)
+    case "write":
+        // write HEX [format] [lock] SECONDS: writes the encoded message to the first object
+        // through its driver, as one whole operation, then (when asked) makes it read-only.
+        guard case .success(let message) = Hex.decode(arguments[1]) else { say("error=bad hex"); exit(64) }
+        let options = WriteOptions(formatIfBlank: arguments.contains("format"))
+        let (reader, object, events) = try await firstObject()
+        do {
+            let report = try await object.perform { driver throws(TagWriteError) in try await driver.write(message, options: options) }
+            say("written changed=\(report.changed) formatted=\(report.formatted) roundTrips=\(report.roundTrips)")
+            if arguments.contains("lock") {
+                let locked = try await object.perform { driver throws(TagWriteError) in try await driver.makeReadOnly(options: options) }
+                say("readOnly chipLocked=\(locked.chipLocked.map { "\($0)" } ?? "-")")
+            }
+            let status = try await object.perform { driver throws(TagWriteError) in try await driver.status() }
+            say("status access=\(status.access.rawValue) used=\(status.used) capacity=\(status.capacity)")
+        } catch {
+            say("writeError=\(error)")
+        }
+        await object.release()
+        await reader.close()
+        withExtendedLifetime(events) {}
     default:
         say("unknown command \(command)"); exit(64)
     }

@@ -113,7 +113,8 @@ extension VPCDMifareClassicCard {
 /// 3), card name 00 14 (ICODE) or 00 00; `FF CA 00 00 00` the UID (as stored, E0 first);
 /// `FF B0 00 BB LE` blocks from BB through READ SINGLE BLOCK commands, LE 00 meaning one block
 /// and otherwise a multiple of the block size; 6A 82 past the end; 6C with the block size for
-/// another LE.
+/// another LE. `FF D6 00 BB Lc data` writes one block through WRITE SINGLE BLOCK (Lc the block
+/// size, else 67 00; 6A 82 past the end; 63 00 when the chip refuses, as for a locked block).
 public struct VPCDType5Card: VPCDCard {
     public var chip: VirtualType5Tag
     public private(set) var chipCommands = 0
@@ -152,8 +153,24 @@ public struct VPCDType5Card: VPCDCard {
                 }
             }
             return ResponseAPDU(data: data, status: .success).bytes
+        case 0xD6:
+            return updateBinary(command)
         default:
             return ResponseAPDU(status: .instructionNotSupported).bytes
+        }
+    }
+
+    /// UPDATE BINARY: one block, through WRITE SINGLE BLOCK.
+    private mutating func updateBinary(_ command: CommandAPDU) -> [UInt8]? {
+        guard command.data.count == chip.product.blockSize, command.le == nil else { return ResponseAPDU(status: .wrongLength).bytes }
+        let block = Int(command.p1) << 8 | Int(command.p2)
+        guard block < chip.product.blockCount, block <= 0xFF else { return ResponseAPDU(status: .fileNotFound).bytes }
+        chipCommands += 1
+        switch chip.respond(to: Type5Command.write(block: UInt8(block), command.data, option: false)) {
+        case .frame([0x00]): return ResponseAPDU(status: .success).bytes
+        default:
+            guard chip.isPresent else { return nil }
+            return ResponseAPDU(status: .operationFailed).bytes
         }
     }
 }
