@@ -10,6 +10,13 @@ import NFCTags
 /// echoing another UID gets no answer, as on the air. Replies are the air replies without
 /// CRC_B: RID `HR0 HR1 UID0-3`; RALL `HR0 HR1` + bytes 0–119; READ `ADD DATA`; READ8 `ADD8` +
 /// 8 bytes; RSEG `ADDS` + 128 bytes. A Topaz 96 does not know READ8/RSEG and stays silent.
+///
+/// Writes as the chip honours them: WRITE-E (`53 ADD DATA`) and WRITE-NE (`1A ADD DATA`, bits
+/// ORed in) of a static byte answer `ADD DATA` as stored; WRITE-E8 (`54 ADD8` + 8 bytes, Topaz
+/// 512) of a data block answers `ADD8` and the block. The UID block, block D, a block whose
+/// static lock bit (LOCK0/LOCK1, bytes 112–113) or dynamic lock bit (bytes 122–127, one bit per
+/// 8-byte block from byte 128) is set stay as they are and get no answer; the lock and OTP bytes
+/// (block E, bytes 122–127) only take bits, as WRITE-E or WRITE-NE.
 public struct VirtualType1Tag: VirtualObject {
     public static let platform = TagPlatform.type1
 
@@ -89,6 +96,8 @@ public struct VirtualType1Tag: VirtualObject {
         case Type1Command.rid, Type1Command.rall: lengths = (1, 7)
         case Type1Command.read: lengths = (2, 7)
         case Type1Command.read8 where dynamic, Type1Command.rseg where dynamic: lengths = (2, 14)
+        case Type1Command.writeE, Type1Command.writeNE: lengths = (3, 7)
+        case Type1Command.writeE8 where dynamic: lengths = (10, 14)
         default: return .silence
         }
         if frame.count == lengths.1 {
@@ -106,6 +115,18 @@ public struct VirtualType1Tag: VirtualObject {
             let address = Int(frame[1] & 0x7F)
             guard address < Type1Command.staticMemorySize else { return .silence }
             return .frame([frame[1], memory[address]])
+        case Type1Command.writeE, Type1Command.writeNE:
+            let address = Int(frame[1] & 0x7F)
+            guard address < product.memorySize, mayWrite(block: address / 8) else { return .silence }
+            // Lock and OTP bytes only take bits.
+            let orOnly = code == Type1Command.writeNE || (112..<120).contains(address) || (dynamic && (122..<128).contains(address))
+            memory[address] = orOnly ? memory[address] | frame[2] : frame[2]
+            return .frame([frame[1], memory[address]])
+        case Type1Command.writeE8:
+            let number = Int(frame[1])
+            guard number * 8 + 8 <= memory.count, number >= 0x10 || (1...0x0C).contains(number), mayWrite(block: number) else { return .silence }
+            memory.replaceSubrange((number * 8)..<(number * 8 + 8), with: frame[2..<10])
+            return .frame([frame[1]] + memory[(number * 8)..<(number * 8 + 8)])
         case Type1Command.read8:
             let start = Int(frame[1]) * 8
             guard start + 8 <= memory.count else { return .silence }
@@ -115,5 +136,16 @@ public struct VirtualType1Tag: VirtualObject {
             guard start + Type1Command.segmentSize <= memory.count else { return .silence }
             return .frame([frame[1]] + memory[start..<(start + Type1Command.segmentSize)])
         }
+    }
+
+    /// Whether a write may change `block`: not the UID block nor block D, and no lock bit set
+    /// over it (LOCK0/LOCK1 for blocks 0–E; on a Topaz 512 bytes 122–127, a bit per block from 0x10).
+    func mayWrite(block: Int) -> Bool {
+        guard block != 0, block != 0x0D else { return false }
+        let staticLocks = Int(memory[112]) | (Int(memory[113]) << 8)
+        if block < 0x0F { return staticLocks & (1 << block) == 0 }
+        guard block >= 0x10 else { return true }
+        let bit = block - 0x10
+        return bit >= 48 || memory[122 + bit / 8] & (1 << (bit % 8)) == 0
     }
 }

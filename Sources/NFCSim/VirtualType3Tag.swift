@@ -11,6 +11,10 @@ import NFCTags
 ///   ``maxBlocksPerCheck`` blocks of the memory: `LEN 07 IDm 00 00 NN <blocks>`. A wrong
 ///   service, too many blocks or a block past the memory answer status flags FF A6 / FF A2 /
 ///   FF A8 without data (FeliCa card user's manual, status flag 2 codes).
+/// - Update (`LEN 08 IDm …`, Write Without Encryption) of one service, 0x0009, at most
+///   ``maxBlocksPerUpdate`` blocks (Lite-S: 1), 16 bytes each after the block list:
+///   `0C 09 IDm 00 00`; the read-only service 0x000B answers FF A6 and nothing is written,
+///   too many blocks FF A2, a block past the memory FF A8.
 /// - A frame for another IDm, or a command the chip does not know, gets no answer.
 public struct VirtualType3Tag: VirtualObject {
     public static let platform = TagPlatform.type3
@@ -29,6 +33,8 @@ public struct VirtualType3Tag: VirtualObject {
     public private(set) var memory: [UInt8]
     /// The chip's own limit per Check (Lite-S: 4), whatever the attribute block claims.
     public var maxBlocksPerCheck: Int
+    /// The chip's own limit per Update (Lite-S: 1), whatever the attribute block claims.
+    public var maxBlocksPerUpdate = 1
     public var presence: FieldPresence
 
     /// A Lite-S holding `message` (nil: formatted, empty), with an attribute block stating
@@ -83,6 +89,8 @@ public struct VirtualType3Tag: VirtualObject {
             return .frame([0x0B, 0x05] + idm + [0x00])
         case FeliCaFrame.checkCode where frame.count >= 10 && Array(frame[2..<10]) == idm:
             return .frame(check(Array(frame[10...])))
+        case FeliCaFrame.updateCode where frame.count >= 10 && Array(frame[2..<10]) == idm:
+            return .frame(update(Array(frame[10...])))
         default:
             return .silence
         }
@@ -94,25 +102,53 @@ public struct VirtualType3Tag: VirtualObject {
             return [UInt8(body.count + 1)] + body
         }
         // One service, 0x000B or 0x0009 (little-endian on the air).
-        guard p.count >= 4, p[0] == 1 else { return answer(0xFF, 0xA1) }
-        guard (p[1] == 0x0B || p[1] == 0x09), p[2] == 0x00 else { return answer(0xFF, 0xA6) }
+        switch blockList(p, services: [0x0B, 0x09], limit: maxBlocksPerCheck) {
+        case .failure(let refusal): return answer(0xFF, refusal.flag2)
+        case .success(let (blocks, end)):
+            guard end == p.count else { return answer(0xFF, 0xA2) }
+            return answer(0x00, 0x00, blocks.flatMap { memory[($0 * 16)..<(($0 + 1) * 16)] })
+        }
+    }
+
+    /// Write Without Encryption to the read/write service 0x0009 only; nothing is written unless
+    /// the whole frame is right.
+    private mutating func update(_ p: [UInt8]) -> [UInt8] {
+        func answer(_ flag1: UInt8, _ flag2: UInt8) -> [UInt8] { [0x0C, FeliCaFrame.updateCode + 1] + idm + [flag1, flag2] }
+        switch blockList(p, services: [0x09], limit: maxBlocksPerUpdate) {
+        case .failure(let refusal): return answer(0xFF, refusal.flag2)
+        case .success(let (blocks, end)):
+            guard p.count - end == blocks.count * 16 else { return answer(0xFF, 0xA2) }
+            for (index, block) in blocks.enumerated() {
+                memory.replaceSubrange((block * 16)..<((block + 1) * 16), with: p[(end + index * 16)..<(end + index * 16 + 16)])
+            }
+            return answer(0x00, 0x00)
+        }
+    }
+
+    /// Status flag 2 of a refused frame (FeliCa card user's manual).
+    private struct Refusal: Error { var flag2: UInt8 }
+
+    /// The one service (of `services`, low byte on the air; high byte 00) and the block list of
+    /// a Check or Update: the blocks and where the list ends.
+    private func blockList(_ p: [UInt8], services: Set<UInt8>, limit: Int) -> Result<([Int], Int), Refusal> {
+        guard p.count >= 4, p[0] == 1 else { return .failure(Refusal(flag2: 0xA1)) }
+        guard services.contains(p[1]), p[2] == 0x00 else { return .failure(Refusal(flag2: 0xA6)) }
         let count = Int(p[3])
-        guard count >= 1, count <= maxBlocksPerCheck else { return answer(0xFF, 0xA2) }
-        var index = 4, data: [UInt8] = []
+        guard count >= 1, count <= limit else { return .failure(Refusal(flag2: 0xA2)) }
+        var index = 4, blocks: [Int] = []
         for _ in 0..<count {
-            guard index < p.count else { return answer(0xFF, 0xA2) }
+            guard index < p.count else { return .failure(Refusal(flag2: 0xA2)) }
             let block: Int
             if p[index] & 0x80 != 0 {
-                guard index + 2 <= p.count, p[index] & 0x0F == 0 else { return answer(0xFF, 0xA3) }
+                guard index + 2 <= p.count, p[index] & 0x0F == 0 else { return .failure(Refusal(flag2: 0xA3)) }
                 block = Int(p[index + 1]); index += 2
             } else {
-                guard index + 3 <= p.count, p[index] & 0x0F == 0 else { return answer(0xFF, 0xA3) }
+                guard index + 3 <= p.count, p[index] & 0x0F == 0 else { return .failure(Refusal(flag2: 0xA3)) }
                 block = Int(p[index + 1]) | Int(p[index + 2]) << 8; index += 3
             }
-            guard block < blockCount else { return answer(0xFF, 0xA8) }
-            data += memory[(block * 16)..<((block + 1) * 16)]
+            guard block < blockCount else { return .failure(Refusal(flag2: 0xA8)) }
+            blocks.append(block)
         }
-        guard index == p.count else { return answer(0xFF, 0xA2) }
-        return answer(0x00, 0x00, data)
+        return .success((blocks, index))
     }
 }

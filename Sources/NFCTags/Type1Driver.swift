@@ -1,5 +1,5 @@
-/// NFC Forum Type 1 objects (Topaz, Jewel) behind ``TagDriver``.
-/// Writing is not implemented yet: it is refused before anything is sent.
+/// NFC Forum Type 1 objects (Topaz, Jewel) behind ``TagDriver``: reads with ``Type1Tag``, writes
+/// and makes read-only with ``Type1Writer``.
 public struct Type1Driver: TagDriver {
     public let transport: any TagTransport
     public let uid: [UInt8]?
@@ -14,15 +14,34 @@ public struct Type1Driver: TagDriver {
         try await Type1Tag.readNDEF(over: transport, uid: uid)
     }
 
+    /// From the whole memory: the CC's write access and lock bits, the plan's room for a message.
     public func status() async throws(TagWriteError) -> TagStatus {
-        do { return TagStatus(reading: try await readNDEF(), access: .readWrite) } catch { throw .link(error) }
+        var link = CountedLink(transport)
+        let (_, dynamic, memory) = try await Type1Writer.readMemory(&link)
+        let product = dynamic ? "Topaz 512" : "Topaz 96"
+        let reading: TagReading
+        do { reading = try await Type1Tag.readNDEF(over: transport, uid: uid) } catch {
+            if case .capabilityContainer(.notNDEF) = error {
+                return TagStatus(platform: .type1, product: product, uid: uid, formatted: false, access: .readWrite,
+                                 capacity: 0, used: 0, roundTrips: link.roundTrips)
+            }
+            throw .link(error)
+        }
+        // The room for a message: what the plan would give an empty one.
+        let plan = try? Type1WritePlan(memory: memory, dynamic: dynamic, message: [])
+        let cc = try? Type1WritePlan.capabilityContainer(memory)
+        let locked = plan.map { plan in plan.addresses.contains { Type1WritePlan.lockedBytes(memory, memorySize: memory.count).contains($0) } } ?? true
+        return TagStatus(platform: .type1, product: product, uid: uid, formatted: true,
+                         access: cc?.write == .granted && !locked ? .readWrite : .readOnly,
+                         capacity: plan.map { TLVAreaWritePlan.largestMessage(in: $0.available) } ?? reading.capacity,
+                         used: reading.ndefBytes.count, roundTrips: link.roundTrips + reading.roundTrips)
     }
 
     public func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
-        throw .refused(.unsupported("writing Type 1 objects is not implemented yet"))
+        try await Type1Writer.write(message, over: transport)
     }
 
     public func makeReadOnly(options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
-        throw .refused(.unsupported("making Type 1 objects read-only is not implemented yet"))
+        try await Type1Writer.makeReadOnly(over: transport)
     }
 }

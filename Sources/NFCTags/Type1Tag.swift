@@ -19,6 +19,12 @@ public enum Type1Command {
     public static let read8: UInt8 = 0x02
     /// RSEG: one 128-byte segment of dynamic memory (ADDS = segment << 4).
     public static let rseg: UInt8 = 0x10
+    /// WRITE-E: erase and write one byte at ADD (static memory, bytes 0–127). Answer: ADD DATA.
+    public static let writeE: UInt8 = 0x53
+    /// WRITE-NE: write one byte at ADD without erasing (its bits are ORed in: lock and OTP bytes).
+    public static let writeNE: UInt8 = 0x1A
+    /// WRITE-E8: erase and write the 8-byte block ADD8 (Topaz 512). Answer: ADD8 and the 8 bytes.
+    public static let writeE8: UInt8 = 0x54
 
     /// Bytes in the static memory RALL returns, and a segment RSEG returns.
     public static let staticMemorySize = 120
@@ -97,18 +103,7 @@ public enum Type1Tag {
                 throw .memory(error)
             }
             // Control TLVs change which bytes belong to the data area: walk again with them.
-            var found = reserved
-            for block in blocks where block.tag == .lockControl || block.tag == .memoryControl {
-                let control: MemoryControl
-                do { control = try MemoryControl(value: data[block.valueRange]) } catch { throw .memory(error) }
-                let bytes = block.tag == .lockControl ? (control.size + 7) / 8 : control.size
-                let area = control.byteAddress..<(control.byteAddress + bytes)
-                // An area over the TLVs already walked would move them under their own feet.
-                if addresses[..<block.valueRange.upperBound].contains(where: area.contains) {
-                    throw .reservedAreaInsideMessage(byteAddress: control.byteAddress)
-                }
-                if !found.contains(area) { found.append(area) }
-            }
+            let found = try reservedAreas(blocks, data: data, addresses: addresses, reserved: reserved)
             if found != reserved { reserved = found; continue }
             let ndef = blocks.first { $0.tag == .ndefMessage }
             if ndef != nil || truncation == nil && (blocks.last?.tag == .terminator || data.count == capacity) {
@@ -123,6 +118,45 @@ public enum Type1Tag {
                 // The TLVs so far end exactly where the memory read ends: the next data byte's segment.
                 try await read(addresses[data.count...].prefix(1), into: &memory, &link)
             }
+        }
+    }
+
+    /// `reserved` with the areas the Lock and Memory Control TLVs among `blocks` reserve (the
+    /// walk of `data`, the bytes at `addresses`); reader and writer walk again until it stays.
+    static func reservedAreas(_ blocks: [TLVBlock], data: [UInt8], addresses: [Int], reserved: [Range<Int>]) throws(TagReadError) -> [Range<Int>] {
+        var found = reserved
+        for block in blocks where block.tag == .lockControl || block.tag == .memoryControl {
+            let control: MemoryControl
+            do { control = try MemoryControl(value: data[block.valueRange]) } catch { throw .memory(error) }
+            let bytes = block.tag == .lockControl ? (control.size + 7) / 8 : control.size
+            let area = control.byteAddress..<(control.byteAddress + bytes)
+            // An area over the TLVs already walked would move them under their own feet.
+            if addresses[..<block.valueRange.upperBound].contains(where: area.contains) {
+                throw .reservedAreaInsideMessage(byteAddress: control.byteAddress)
+            }
+            if !found.contains(area) { found.append(area) }
+        }
+        return found
+    }
+
+    /// The data area's addresses in `memory` read in full (`memorySize` bytes): byte 12 on,
+    /// without blocks D and E and the areas control TLVs reserve. A walk that does not end
+    /// inside the memory leaves the addresses as the control TLVs found so far make them (the
+    /// write plan then refuses the layout).
+    static func dataAddresses(in memory: [UInt8], memorySize: Int) throws(TagReadError) -> [Int] {
+        var reserved: [Range<Int>] = [staticReserved]
+        let end = min(memorySize, memory.count)
+        guard end > dataAreaStart else { return [] }
+        while true {
+            let addresses = (dataAreaStart..<end).filter { address in !reserved.contains { $0.contains(address) } }
+            let data = addresses.map { memory[$0] }
+            let blocks: [TLVBlock]
+            do { blocks = try TLVWalker.blocks(in: data) } catch .truncated(let offset, _) {
+                blocks = (try? TLVWalker.blocks(in: Array(data.prefix(offset)))) ?? []
+            } catch { return addresses }
+            let found = try reservedAreas(blocks, data: data, addresses: addresses, reserved: reserved)
+            if found == reserved { return addresses }
+            reserved = found
         }
     }
 

@@ -1,5 +1,5 @@
-/// NFC Forum Type 3 objects (FeliCa Lite-S and FeliCa with an NDEF system) behind ``TagDriver``.
-/// Writing is not implemented yet: it is refused before anything is sent.
+/// NFC Forum Type 3 objects (FeliCa Lite-S and FeliCa with an NDEF system) behind ``TagDriver``:
+/// reads with ``Type3Tag``, writes and makes read-only with ``Type3Writer``.
 public struct Type3Driver: TagDriver {
     public let transport: any TagTransport
     public let idm: [UInt8]
@@ -14,15 +14,26 @@ public struct Type3Driver: TagDriver {
         try await Type3Tag.readNDEF(over: transport, idm: idm)
     }
 
+    /// From the attribute block: RWFlag, Nmaxb × 16, Ln. A write left unfinished (WriteF 0F)
+    /// is formatted and writable, holding nothing readable.
     public func status() async throws(TagWriteError) -> TagStatus {
-        do { return TagStatus(reading: try await readNDEF(), access: .readWrite) } catch { throw .link(error) }
+        var link = CountedLink(transport)
+        let block = try await Type3Writer.attributeBlock(idm: idm, &link)
+        let attribute: Type3AttributeBlock
+        do { attribute = try Type3WritePlan.decode(block) } catch .notFormatted {
+            return TagStatus(platform: .type3, product: nil, uid: idm, formatted: false, access: .readWrite, capacity: 0, used: 0,
+                             roundTrips: link.roundTrips)
+        } catch { throw .refused(error) }
+        return TagStatus(platform: .type3, product: nil, uid: idm, formatted: true,
+                         access: attribute.readWriteFlag == 0x01 ? .readWrite : .readOnly, capacity: attribute.maxBlocks * 16,
+                         used: attribute.writeFlag == 0x00 ? attribute.ndefLength : 0, roundTrips: link.roundTrips)
     }
 
     public func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
-        throw .refused(.unsupported("writing Type 3 objects is not implemented yet"))
+        try await Type3Writer.write(message, idm: idm, over: transport)
     }
 
     public func makeReadOnly(options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
-        throw .refused(.unsupported("making Type 3 objects read-only is not implemented yet"))
+        try await Type3Writer.makeReadOnly(idm: idm, over: transport)
     }
 }

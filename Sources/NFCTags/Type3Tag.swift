@@ -29,6 +29,12 @@ public struct Type3AttributeBlock: Hashable, Sendable {
     /// Decodes and checks block 0: checksum first (a corrupted block says nothing), then the
     /// version (major 1), a non-zero Nbr, a known WriteF, and Ln within Nmaxb blocks.
     public init(_ block: some Collection<UInt8>) throws(TagReadError) {
+        try self.init(block, allowingWriteInProgress: false)
+    }
+
+    /// Decodes block 0 as above; a writer may take WriteF 0F (`allowingWriteInProgress`): it
+    /// replaces the half-written message.
+    public init(_ block: some Collection<UInt8>, allowingWriteInProgress: Bool) throws(TagReadError) {
         let b = Array(block.prefix(Self.size))
         guard b.count == Self.size else { throw .unexpectedResponse(command: "Check of the attribute block", expected: Self.size, received: b.count) }
         let stored = Int(b[14]) << 8 | Int(b[15])
@@ -46,10 +52,23 @@ public struct Type3AttributeBlock: Hashable, Sendable {
         guard blocksPerCheck > 0 else { throw .capabilityContainer(.invalidField("Nbr", value: 0, offset: 1)) }
         switch writeFlag {
         case 0x00: break
-        case Self.writeInProgress: throw .writeInProgress
+        case Self.writeInProgress: if !allowingWriteInProgress { throw .writeInProgress }
         default: throw .capabilityContainer(.invalidField("WriteF", value: Int(writeFlag), offset: 9))
         }
         guard ndefLength <= maxBlocks * 16 else { throw .invalidNDEFLength(ndefLength, maximum: maxBlocks * 16) }
+    }
+
+    /// `block` (an attribute block as read) with WriteF, RWFlag and Ln replaced and the checksum
+    /// computed again; every other byte stays as the object has it.
+    public static func updating(_ block: [UInt8], writeFlag: UInt8, readWriteFlag: UInt8, ndefLength: Int) -> [UInt8] {
+        var b = Array(block.prefix(14))
+        b[9] = writeFlag
+        b[10] = readWriteFlag
+        b[11] = UInt8(truncatingIfNeeded: ndefLength >> 16)
+        b[12] = UInt8(truncatingIfNeeded: ndefLength >> 8)
+        b[13] = UInt8(truncatingIfNeeded: ndefLength)
+        let sum = b.reduce(0) { $0 + Int($1) }
+        return b + [UInt8(truncatingIfNeeded: sum >> 8), UInt8(truncatingIfNeeded: sum)]
     }
 
     /// The 16 bytes, with the checksum computed (for simulators and writers).
@@ -71,6 +90,14 @@ public struct Type3AttributeBlock: Hashable, Sendable {
 /// InDataExchange for a FeliCa target (libnfc's `nfc-read-forum-tag3` builds the same frames).
 public enum FeliCaFrame {
     public static let checkCode: UInt8 = 0x06
+    public static let updateCode: UInt8 = 0x08
+    /// Service code of NDEF data, read/write access (Type 3 Tag §6.2.2), what Update names.
+    public static let ndefWriteService: UInt16 = 0x0009
+    /// LEN, response code, IDm, status flag 1 and 2: the whole answer to Update.
+    public static let updateResponseLength = 12
+    /// The most blocks one Update frame holds: LEN counts to 255, and each block takes 16 bytes
+    /// of data and 2 of block list.
+    public static let maxBlocksPerUpdateFrame = (0xFF - 14) / 18
     public static let requestResponseCode: UInt8 = 0x04
     public static let pollingCode: UInt8 = 0x00
     /// Service code of NDEF data, read-only access (Type 3 Tag §6.2.2), little-endian on the air.
@@ -83,11 +110,23 @@ public enum FeliCaFrame {
     /// Check of `blocks` from the NDEF service: one service, then one block list element per
     /// block (2-byte form `80 NN` below block 256, else the 3-byte form `00 LL HH`).
     public static func check(idm: [UInt8], service: UInt16 = ndefReadService, blocks: [Int]) -> [UInt8] {
-        var body: [UInt8] = [checkCode] + idm + [0x01, UInt8(service & 0xFF), UInt8(service >> 8), UInt8(blocks.count)]
+        frame(checkCode, idm: idm, service: service, blocks: blocks)
+    }
+
+    /// Update of `blocks` of the NDEF service with `data` (16 bytes per block), laid out as Check.
+    public static func update(idm: [UInt8], service: UInt16 = ndefWriteService, blocks: [Int], data: [UInt8]) -> [UInt8] {
+        frame(updateCode, idm: idm, service: service, blocks: blocks, data: data)
+    }
+
+    /// POLLING for any system (`06 00 FF FF 00 00`): whichever object is in the field answers with its IDm.
+    public static let pollingAny: [UInt8] = [0x06, pollingCode, 0xFF, 0xFF, 0x00, 0x00]
+
+    static func frame(_ code: UInt8, idm: [UInt8], service: UInt16, blocks: [Int], data: [UInt8] = []) -> [UInt8] {
+        var body: [UInt8] = [code] + idm + [0x01, UInt8(service & 0xFF), UInt8(service >> 8), UInt8(blocks.count)]
         for block in blocks {
             body += block < 0x100 ? [0x80, UInt8(block)] : [0x00, UInt8(block & 0xFF), UInt8(block >> 8 & 0xFF)]
         }
-        return [UInt8(body.count + 1)] + body
+        return [UInt8(body.count + data.count + 1)] + body + data
     }
 }
 
@@ -108,9 +147,16 @@ public enum Type3Tag {
         guard idm.count == 8 else { throw .unsupported("a FeliCa IDm has 8 bytes, not \(idm.count)") }
         var link = CountedLink(transport)
         let attribute = try Type3AttributeBlock(try await check([0], idm: idm, &link))
+        let data = try await message(attribute, idm: idm, &link)
+        return TagReading(platform: .type3, product: nil, uid: idm, capacity: attribute.maxBlocks * 16,
+                          ndefBytes: data, roundTrips: link.roundTrips)
+    }
+
+    /// The Ln bytes of blocks 1…⌈Ln/16⌉, `min(Nbr, what the link carries)` blocks per Check.
+    static func message(_ attribute: Type3AttributeBlock, idm: [UInt8], _ link: inout CountedLink) async throws(TagReadError) -> [UInt8] {
         let blocks = (attribute.ndefLength + 15) / 16
         // What one frame carries: the LEN byte counts to 255, and the link has its own limit.
-        let fitsLink = (min(transport.capabilities.maxResponseLength, 0xFF) - FeliCaFrame.checkResponseHeader) / 16
+        let fitsLink = (min(link.transport.capabilities.maxResponseLength, 0xFF) - FeliCaFrame.checkResponseHeader) / 16
         let perCheck = max(1, min(attribute.blocksPerCheck, fitsLink))
         var data: [UInt8] = []
         data.reserveCapacity(blocks * 16)
@@ -120,8 +166,7 @@ public enum Type3Tag {
             data += try await check(Array(next..<(next + count)), idm: idm, &link)
             next += count
         }
-        return TagReading(platform: .type3, product: nil, uid: idm, capacity: attribute.maxBlocks * 16,
-                          ndefBytes: Array(data.prefix(attribute.ndefLength)), roundTrips: link.roundTrips)
+        return Array(data.prefix(attribute.ndefLength))
     }
 
     /// One Check; the block data (16 bytes per block) after every header field is verified.

@@ -21,6 +21,9 @@ struct ObjectOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Present the object a dump file describes: a Flipper Zero .nfc file (versions 2 to 4), a Proxmark3 JSON dump (hf mfu, hf mf, hf 15), a Metrodroid JSON dump, or a raw image (.bin, .mfd) with --type. The chip, UID and memory are the file's; what the dump could not read behaves as the chip would.", valueName: "file"))
     var dump: String?
 
+    @Option(help: ArgumentHelp("Keep what readers write: after every change to the object's memory, write it to this file in a format --dump reads, replacing the file atomically. FILE.nfc: a Flipper Zero file, the whole object (NTAG and Ultralight, MIFARE Classic, ISO 15693, FeliCa Lite-S); any other name: the raw memory image, which --dump reads back with --type (a Topaz only this way). Not for Type 4 objects; a symbolic link is refused.", valueName: "file"))
+    var save: String?
+
     @Option(help: ArgumentHelp("The object's 7-byte UID in hex.", valueName: "hex"))
     var uid: String?
 

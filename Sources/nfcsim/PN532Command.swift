@@ -49,6 +49,14 @@ struct PN532Command: ParsableCommand {
               $ nfcsim pn532 --dump Poster.nfc
               $ nfcsim pn532 --type classic1k --dump card.mfd
 
+            --save FILE keeps what a reader writes: FILE is written at start and after every \
+            change to the tag's memory, replaced atomically, in a format --dump reads back (.nfc: \
+            a Flipper Zero file with the whole tag; any other name: the raw memory, read back \
+            with --type; a Topaz only this way).
+
+              $ nfcsim pn532 --dump Poster.nfc --save Written.nfc
+              $ nfcsim pn532 --dump Written.nfc
+
             nfcsim runs until --for has passed (or, with --keep-reader, until interrupted) and \
             stops cleanly on Ctrl-C or SIGTERM.
             """
@@ -66,6 +74,8 @@ struct PN532Command: ParsableCommand {
             switch self {
             case .felica: return .felica
             case .classic1k, .classic4k: return .classic
+            case .topaz96: return .type1(.topaz96)
+            case .topaz512: return .type1(.topaz512)
             default: return nil
             }
         }
@@ -136,6 +146,12 @@ struct PN532Command: ParsableCommand {
         } catch {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
+        var saver: SavedObject?
+        do {
+            if let path = object.save { saver = try SavedObject(path: path, object: target, kind: type.rawValue) }
+        } catch {
+            printError(error.message); throw ExitCode(error.status)
+        }
         let start = ContinuousClock.now
         let (arrival, departure) = object.schedule(from: start)
         let host: PN532PTYHost
@@ -145,6 +161,10 @@ struct PN532Command: ParsableCommand {
             printError("\(error)"); throw ExitCode(71)
         }
         if trace { host.trace = { line in printError(line) } }
+        if let saver {
+            host.afterFrame = { target in saver.update(target) }
+            writeLine("nfcsim: " + saver.summary)
+        }
         if let dieAtExchange {
             let exchanges = ExchangeCount()
             host.beforeCommand = { code in
@@ -167,6 +187,7 @@ struct PN532Command: ParsableCommand {
         case .deadline: writeLine("nfcsim: the tag left the field; stopping")
         case .signal, .stopped: writeLine("nfcsim: stopped")
         }
+        if let saver, !saver.finish() { throw ExitCode(74) }
     }
 
     /// The PN532 target a dump describes: Type 2, MIFARE Classic and FeliCa; an ISO 15693 chip is
@@ -183,6 +204,9 @@ struct PN532Command: ParsableCommand {
         case .felica(let chip):
             let tag = try chip.virtualTag()
             return (tag.pn532Target, "FeliCa IDm \(hex(tag.idm)) \(from)")
+        case .type1(let chip):
+            let tag = chip.virtualTag()
+            return (tag.pn532Target, "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
         case .type5(let chip):
             throw ContentFailure(status: 65, message: "\(path) holds an ISO 15693 object (\(chip.product.name)), which a PN532 cannot read; present it through PC/SC with nfcsim vpcd --dump \(path)")
         }

@@ -52,7 +52,10 @@ struct VPCDCommand: ParsableCommand {
             shorter file is padded with zeros, a longer one refused. --dump FILE presents a Flipper \
             Zero .nfc file, a Proxmark3 or Metrodroid JSON dump, or a raw image with --type (an \
             ISO 15693 chip's user memory with --type icodeslix2, for example), the chip and UID \
-            from the file. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
+            from the file. --save FILE keeps what a reader writes, in a format --dump reads \
+            back (.nfc: a Flipper Zero file with the whole object; any other name: the raw \
+            memory, read back with --type; a Topaz only this way), replaced atomically after \
+            every change; Type 4 objects cannot be saved. nfcsim runs until --for has passed and stops cleanly on Ctrl-C or \
             SIGTERM; either way the card leaves the reader.
             """
     )
@@ -76,7 +79,13 @@ struct VPCDCommand: ParsableCommand {
         var raw: RawChip? {
             if let product { return .type2(product) }
             if let type5Product { return .type5(type5Product) }
-            return self == .classic1k || self == .classic4k ? .classic : nil
+            switch self {
+            case .classic1k, .classic4k: return .classic
+            case .topaz96: return .type1(.topaz96)
+            case .topaz512: return .type1(.topaz512)
+            case .felica: return .felica
+            default: return nil
+            }
         }
     }
 
@@ -155,12 +164,22 @@ struct VPCDCommand: ParsableCommand {
         } catch {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
+        var saver: SavedObject?
+        do {
+            if let path = object.save { saver = try SavedObject(path: path, object: card, kind: type.rawValue) }
+        } catch {
+            printError(error.message); throw ExitCode(error.status)
+        }
         let client: VPCDClient
         do { client = try VPCDClient(card: card, host: host, port: UInt16(port)) } catch {
             printError("\(error)"); throw ExitCode(71)
         }
         if trace { client.trace = { line in printError(line) } }
         client.onArrival = { writeLine("nfcsim: the card is in the reader") }
+        if let saver {
+            client.afterMessage = { card in saver.update(card) }
+            writeLine("nfcsim: " + saver.summary)
+        }
         client.stopOnSignals()
         writeLine("nfcsim: \(summary), ATR: \(Self.hex(card.atr).uppercased())")
         writeLine("nfcsim: vpcd reader at \(host) port \(port)\(object.after.map { ", arriving in \($0) s" } ?? "")")
@@ -171,6 +190,7 @@ struct VPCDCommand: ParsableCommand {
             printError("\(error)"); client.shutdown(); throw ExitCode(69)
         }
         client.shutdown()
+        let kept = saver?.finish() ?? true
         switch stop {
         case .departed, .objectLeft: writeLine("nfcsim: the card left the reader; stopping")
         case .signal, .stopped: writeLine("nfcsim: stopped")
@@ -178,6 +198,7 @@ struct VPCDCommand: ParsableCommand {
             printError("pcscd closed the connection (it stopped, or dropped the reader)")
             throw ExitCode(69)
         }
+        if !kept { throw ExitCode(74) }
     }
 
     /// The PC/SC card a dump describes, in `reader`: Type 2, MIFARE Classic and ISO 15693 as
@@ -195,6 +216,12 @@ struct VPCDCommand: ParsableCommand {
             let tag = try chip.virtualTag()
             let summary = "\(tag.product.name) (ISO 15693) UID \(hex(tag.uid)) from the \(dump.format.rawValue) dump, as a PC/SC contactless storage card"
             return (VPCDType5Card(chip: tag), summary)
+        case .type1(let chip):
+            guard reader != .storageCard else {
+                throw ContentFailure(status: 65, message: "\(path) holds a Topaz, which a storage-card reader cannot read; use nfcsim vpcd --reader acr122u --dump \(path) --type \(chip.product.rawValue), or nfcsim pn532")
+            }
+            let tag = chip.virtualTag()
+            return (reader.present(tag.vpcdCard), "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
         case .felica(let chip):
             guard reader != .storageCard else {
                 throw ContentFailure(status: 65, message: "\(path) holds a FeliCa, which a storage-card reader cannot read; use nfcsim vpcd --reader acr122u (or part3) --dump \(path), or nfcsim pn532 --dump \(path)")

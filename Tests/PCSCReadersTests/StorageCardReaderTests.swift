@@ -1,6 +1,7 @@
 import Foundation
 import NDEF
 @testable import NFCReaders
+import NFCSim
 import NFCTags
 import PCSC
 import Testing
@@ -77,5 +78,49 @@ import TestSupport
         #expect(result.line(startingWith: "status=") == "status=read-only formatted=true used=\(new.encoded().count)", "\(result.output)")
         #expect(result.line(startingWith: "secondWrite=") == "secondWrite=refused: read-only", "\(result.output)")
         print("PC/SC \(type): \(written)")
+    }
+}
+
+/// `nfcsim vpcd --save`: what a PC/SC client writes through the real pcscd lands in the file.
+@Suite(.serialized) struct StorageCardSaveTests {
+    @Test func aClassicWrittenThroughPcscdIsSaved() async throws {
+        let file = try PCSCReaderTests.messageFile(StorageCardReaderTests.message)
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-save-\(UUID().uuidString).nfc")
+        defer { for url in [file, saved] { try? FileManager.default.removeItem(at: url) } }
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", "classic1k", "--ndef", file.path, "--save", saved.path, "--after", "0.5", "--for", "20"])
+        let new = NDEFMessage(URIRecord(uri: "https://example.com/saved-over-pcsc").record())
+        let result = try PCSCRig.probe(["classic-write", PCSCReaderTests.hex(new.encoded()), "25"], socket: pcscd.socket, timeout: 40)
+        pcscd.stop()
+        #expect(result.line(startingWith: "written ") != nil, "\(result.output)\n\(pcscd.log)")
+        let dump = try DumpFile.parse([UInt8](try Data(contentsOf: saved)), raw: nil)
+        guard case .classic(let chip) = dump.chip else { Issue.record("not a Classic: \(dump.chip.name)"); return }
+        // The message, read from the saved object by the real reader, and the read-only trailers.
+        let reading = try await MifareClassicTag.readNDEF(over: InProcessTransport(try chip.virtualChip()), uid: chip.uid, size: chip.size)
+        #expect(reading.message == new)
+        let trailer = Array(chip.memory[(7 * 16)..<(8 * 16)])
+        #expect(Array(trailer[6..<9]) == [0x07, 0x8F, 0x0F], "the make-read-only was saved too: \(trailer)")
+    }
+
+    /// A storage card written through pcscd (UPDATE BINARY): the saved .nfc file holds the
+    /// message's TLV. (An NTAG joins once the storage card takes Type 2 UPDATE BINARY.)
+    @Test(arguments: ["icodeslix2"])
+    func aStorageCardWrittenThroughPcscdIsSaved(type: String) throws {
+        try PCSCRig.requireAll()
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("nfcsim-save-\(UUID().uuidString).nfc")
+        defer { try? FileManager.default.removeItem(at: saved) }
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--uri", "https://example.com/old", "--save", saved.path, "--after", "0.5", "--for", "20"])
+        let new = NDEFMessage(URIRecord(uri: "https://example.com/saved-\(type)").record()).encoded()
+        let result = try PCSCRig.probe(["write", PCSCReaderTests.hex(new), "15"], socket: pcscd.socket, timeout: 25)
+        pcscd.stop()
+        #expect(result.line(startingWith: "written changed=true") != nil, "\(result.output)\n\(pcscd.log)")
+        let dump = try DumpFile.parse([UInt8](try Data(contentsOf: saved)), raw: nil)
+        let memory: [UInt8]
+        switch dump.chip {
+        case .type2(let chip): memory = chip.memory
+        case .type5(let chip): memory = chip.memory
+        default: Issue.record("not the chip: \(dump.chip.name)"); return
+        }
+        let tlv = [0x03, UInt8(new.count)] + new
+        #expect((0...(memory.count - tlv.count)).contains { Array(memory[$0..<($0 + tlv.count)]) == tlv }, "the saved memory holds the new TLV")
     }
 }

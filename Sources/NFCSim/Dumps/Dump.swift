@@ -23,19 +23,22 @@ public enum DumpFormat: String, Hashable, Sendable {
 }
 
 /// The chip a dump describes, with everything the simulator needs to answer as it did.
-public enum DumpedChip: Sendable {
+public enum DumpedChip: Sendable, Equatable {
     case type2(Type2Dump)
     case classic(ClassicDump)
     case type5(Type5Dump)
     case felica(FeliCaDump)
+    /// A Topaz (Type 1): only a raw image holds one (no dump format describes it).
+    case type1(Type1Dump)
 
-    /// "NTAG213", "MIFARE Classic 1K", "ICODE SLIX", "FeliCa Lite-S".
+    /// "NTAG213", "MIFARE Classic 1K", "ICODE SLIX", "FeliCa Lite-S", "Topaz 512".
     public var name: String {
         switch self {
         case .type2(let dump): dump.product.name
         case .classic(let dump): dump.size.name
         case .type5(let dump): dump.product.name
         case .felica: "FeliCa"
+        case .type1(let dump): dump.product.name
         }
     }
 }
@@ -43,7 +46,7 @@ public enum DumpedChip: Sendable {
 /// A Type 2 chip (NTAG, MIFARE Ultralight family): its memory page 0 on, the product its
 /// GET_VERSION answer (or, for chips without one, its name and page count) makes it, and what it
 /// answers during activation.
-public struct Type2Dump: Sendable {
+public struct Type2Dump: Sendable, Equatable {
     public var product: Type2Product
     public var memory: [UInt8]
     /// ATQA as libnfc prints it (00 44 for every NTAG and Ultralight).
@@ -73,9 +76,11 @@ public struct Type2Dump: Sendable {
     public static func product(name: String?, version: [UInt8]?, pageCount: Int) -> Type2Product {
         let version = version.flatMap { $0.count == 8 && $0.contains { $0 != 0 } ? $0 : nil }
         var product: Type2Product
+        var identified = false
         if let version {
             if let known = Type2Product.identify(version: version) {
                 product = known
+                identified = true
             } else {
                 product = .ntag213
                 product.name = name ?? "Type 2 chip (GET_VERSION \(Hex.string(version)))"
@@ -88,6 +93,9 @@ public struct Type2Dump: Sendable {
             product = .ultralight
             product.name = name ?? (pageCount == 42 ? "NTAG203" : pageCount == 48 ? "MIFARE Ultralight C" : product.name)
         }
+        // A chip of its data sheet's size keeps the data sheet's CC size (so `--save` writes back
+        // the product nfcsim presented); another page count makes the user memory the CC size.
+        if identified, product.totalPages == pageCount { return product }
         product.totalPages = pageCount
         if let configuration = product.configurationPage, configuration >= pageCount { product.configurationPage = nil }
         product.userPages = max(0, (product.configurationPage ?? pageCount) - Type2Product.firstUserPage)
@@ -110,7 +118,7 @@ public struct Type2Dump: Sendable {
 /// A MIFARE Classic: its blocks, and the keys the dump does not know (a sector whose trailer was
 /// not read, or shows `??` for a key), which the chip then refuses, as it refuses a reader
 /// without them.
-public struct ClassicDump: Sendable {
+public struct ClassicDump: Sendable, Equatable {
     public var size: MifareClassicSize
     public var uid: [UInt8]
     public var atqa: [UInt8]?
@@ -166,7 +174,7 @@ public struct ClassicDump: Sendable {
 }
 
 /// An ISO 15693 (NFC Forum Type 5) chip: its geometry and memory as the dump read them.
-public struct Type5Dump: Sendable {
+public struct Type5Dump: Sendable, Equatable {
     public var product: Type5Product
     public var uid: [UInt8]
     public var memory: [UInt8]
@@ -178,12 +186,22 @@ public struct Type5Dump: Sendable {
 
 /// A FeliCa holding an NDEF service (0x000B): the service's blocks, attribute block first, and
 /// the IDm and PMm it answers POLLING with.
-public struct FeliCaDump: Sendable {
+public struct FeliCaDump: Sendable, Equatable {
     public var idm: [UInt8]
     public var pmm: [UInt8]
     public var blocks: [UInt8]
 
     public func virtualTag() throws(VirtualObjectError) -> VirtualType3Tag {
         try VirtualType3Tag(image: blocks, idm: idm, pmm: pmm)
+    }
+}
+
+/// A Topaz 96 or 512 (NFC Forum Type 1): its whole memory, block 0 (the UID) on.
+public struct Type1Dump: Sendable, Equatable {
+    public var product: VirtualType1Tag.Product
+    public var memory: [UInt8]
+
+    public func virtualTag() -> VirtualType1Tag {
+        VirtualType1Tag(product: product, image: memory)
     }
 }

@@ -46,3 +46,11 @@ enum DumpHex {
         return text.unicodeScalars.count > 40 ? out + "…" : out
     }
 }
+
+extension DumpHex {
+    /// Bytes as the Flipper format writes them: uppercase pairs separated by spaces ("04 AC 6B").
+    static func spacedString(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]]) }.joined(separator: " ")
+    }
+}

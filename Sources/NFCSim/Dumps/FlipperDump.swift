@@ -178,7 +178,8 @@ enum FlipperDump {
         let product = Type2Dump.product(name: type2Name(chipName), version: version, pageCount: total)
         let signature = try fields.knownBytes("Signature", count: [32]).flatMap { $0.contains { $0 != 0 } ? $0 : nil }
         var counters: [UInt32] = []
-        if product.version?[2] == 0x03 {   // Ultralight EV1: three counters READ_CNT answers
+        // Ultralight EV1: three counters READ_CNT answers (a file without them: a chip without).
+        if product.version?[2] == 0x03, fields.value("Counter 0") != nil {
             for index in 0..<3 { counters.append(UInt32(try fields.number("Counter \(index)", limit: 0xFF_FFFF) ?? 0)) }
         }
         var dump = Type2Dump(product: product, memory: memory, atqa: try atqa(fields) ?? [0x00, 0x44],

@@ -12,6 +12,9 @@ public enum RawChip: Hashable, Sendable {
     case type5(Type5Product)
     /// The NDEF service's blocks, the attribute block first.
     case felica
+    /// A Topaz's whole memory from block 0 (120 bytes of a Topaz 96, 512 of a Topaz 512), as
+    /// `nfcsim --save` writes it.
+    case type1(VirtualType1Tag.Product)
 }
 
 /// Raw images: the bytes are the memory; the geometry is the chip's, the file's size is checked
@@ -51,6 +54,15 @@ enum RawDump {
                                 remedy: "give the service's blocks, the attribute block first")
             }
             return Dump(format: .raw, chip: .felica(FeliCaDump(idm: VirtualType3Tag.defaultIDm, pmm: VirtualType3Tag.defaultPMm, blocks: bytes)))
+        case .type1(let product):
+            let size = product.memorySize
+            guard bytes.count <= size else {
+                throw DumpError("byte \(size)", "the file has \(bytes.count) bytes, more than the \(product.name)'s memory (\(size) bytes)",
+                                remedy: "give an image of at most \(size) bytes or another --type")
+            }
+            let notes = bytes.count == size ? [] : ["the file has \(bytes.count) bytes, the \(product.name)'s memory \(size); the other \(size - bytes.count) are zeros"]
+            let image = bytes + [UInt8](repeating: 0, count: size - bytes.count)
+            return Dump(format: .raw, chip: .type1(Type1Dump(product: product, memory: image)), notes: notes)
         }
     }
 }

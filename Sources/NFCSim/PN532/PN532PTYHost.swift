@@ -43,6 +43,9 @@ public final class PN532PTYHost: @unchecked Sendable {
     /// Called with each host command's code (``PN532Frame/command(_:_:)``) before the chip
     /// answers it, when set: a test's hook for a fault at a chosen step.
     public var beforeCommand: (@Sendable (UInt8) -> Void)?
+    /// Called with the object in the field after the chip has answered each frame, when set:
+    /// `nfcsim --save` keeps what a reader wrote.
+    public var afterFrame: (@Sendable ((any PN532Target)?) -> Void)?
 
     private var emulator: PN532Emulator
     private var decoder = PN532FrameDecoder()
@@ -178,6 +181,7 @@ public final class PN532PTYHost: @unchecked Sendable {
             }
             let answer = emulator.handle(item)
             if !answer.immediate.isEmpty { try send(answer.immediate) }
+            afterFrame?(emulator.target)
         }
     }
 

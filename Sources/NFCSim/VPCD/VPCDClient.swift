@@ -44,6 +44,9 @@ public final class VPCDClient: @unchecked Sendable {
     public var trace: (@Sendable (String) -> Void)?
     /// Called once the connection is made (the card is on its way into the reader).
     public var onArrival: (@Sendable () -> Void)?
+    /// Called with the card after it has answered each message, when set: `nfcsim --save`
+    /// keeps what a reader wrote.
+    public var afterMessage: (@Sendable (any VPCDCard) -> Void)?
     /// How long to keep trying while nothing listens on the port yet (pcscd still starting).
     public var connectPatience: Duration = .seconds(5)
 
@@ -130,7 +133,9 @@ public final class VPCDClient: @unchecked Sendable {
                 quickAcknowledge()
                 for message in decoder.feed(buffer[0..<n]) {
                     trace?("> " + Self.describe(message))
-                    switch card.handle(message) {
+                    let reply = card.handle(message)
+                    afterMessage?(card)
+                    switch reply {
                     case .none: break
                     case .send(let payload):
                         trace?("< " + Self.hex(payload))

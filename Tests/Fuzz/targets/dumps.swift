@@ -9,7 +9,7 @@ import NFCTags
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
-    for raw in [nil, RawChip.type2(.ntag213), .classic, .type5(.icodeSLIX), .felica] {
+    for raw in [nil, RawChip.type2(.ntag213), .classic, .type5(.icodeSLIX), .felica, .type1(.topaz512)] {
         do {
             check(try DumpFile.parse(bytes, raw: raw), bytes)
         } catch {
@@ -53,6 +53,16 @@ private func check(_ dump: Dump, _ bytes: [UInt8]) {
             }
             var tag = try chip.virtualTag()
             _ = tag.respond(to: [0x06, 0x00, 0xFF, 0xFF, 0x01, 0x00])
+        case .type1(let chip):
+            guard chip.memory.count == chip.product.memorySize else { violated("a \(chip.product.name) of \(chip.memory.count) bytes", bytes) }
+            var tag = chip.virtualTag()
+            _ = tag.respond(to: [0x00])
+        }
+        // What nfcsim --save writes of the chip, --dump reads back to the same chip.
+        if let flipper = try? DumpFile.serialise(dump.chip, as: .flipper) {
+            guard let again = try? DumpFile.parse(flipper, raw: nil), again.chip == dump.chip else {
+                violated("a chip whose saved .nfc file does not read back the same", bytes)
+            }
         }
     } catch {
         // A dump the parser accepted must make a chip; UID length is the one thing left to the chip.
