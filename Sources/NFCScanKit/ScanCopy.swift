@@ -42,6 +42,8 @@ public protocol ScanCopyCatalog: Sendable {
     var empty: String { get }
     /// The object was never prepared to hold anything (a blank chip).
     var blankObject: String { get }
+    /// A write to the object was interrupted and it says so (a Type 3 object's WriteF).
+    var halfWritten: String { get }
     /// Added after a failure when the technical cause is hidden.
     var moreDetail: String { get }
 
@@ -155,6 +157,7 @@ public enum ScanCopy {
             ("unreadableContent", copy.unreadableContent, true),
             ("empty", copy.empty, true),
             ("blankObject", copy.blankObject, true),
+            ("halfWritten", copy.halfWritten, true),
             ("moreDetail", copy.moreDetail, true),
             ("link", copy.link(sample), false),
             ("phoneNumber", copy.phoneNumber(sample), false),
@@ -232,6 +235,7 @@ public struct EnglishScanCopy: ScanCopyCatalog {
     public var unreadableContent: String { "\(theName) holds something that can't be shown." }
     public var empty: String { "\(theName) holds nothing." }
     public var blankObject: String { "\(theName) is blank: nothing was ever saved on it." }
+    public var halfWritten: String { "Saving to the \(name) was cut short. Save it again." }
     public var moreDetail: String { "Run again with --verbose to see why." }
 
     public func link(_ value: String) -> String { "Link: \(value)" }

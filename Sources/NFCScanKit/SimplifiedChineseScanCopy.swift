@@ -44,6 +44,7 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
     public var unreadableContent: String { "\(name)中的内容无法显示。" }
     public var empty: String { "\(name)中没有内容。" }
     public var blankObject: String { "\(name)是空白的，还没有保存过内容。" }
+    public var halfWritten: String { "保存到\(name)时被中断。请重新保存。" }
     public var moreDetail: String { "加上 --verbose 再次运行可查看原因。" }
 
     public func link(_ value: String) -> String { "链接：\(value)" }

@@ -27,6 +27,7 @@ public enum MifareClassicWriter {
 
     /// Writes `message` (encoded NDEF; empty for an empty message), formatting a blank object
     /// first when `options` asks.
+    @discardableResult
     public static func write(_ message: [UInt8], uid: [UInt8], size: MifareClassicSize?, options: WriteOptions,
                              over transport: some TagTransport) async throws(TagWriteError) -> TagWriteReport {
         var link = CountedLink(transport)

@@ -17,9 +17,11 @@ public protocol TagDriver: Sendable {
     func readNDEF() async throws(TagReadError) -> TagReading
     /// Replaces the message with `message` (an encoded NDEF message; empty to erase: an empty
     /// NDEF message stays), formatting a blank object first only when `options` asks.
+    @discardableResult
     func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport
     /// Makes the object read-only for good (CC write access, lock bits, access bits), after
     /// checking it holds a valid layout. Irreversible: the faces ask first.
+    @discardableResult
     func makeReadOnly(options: WriteOptions) async throws(TagWriteError) -> TagWriteReport
 }
 

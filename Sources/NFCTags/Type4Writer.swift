@@ -16,6 +16,7 @@ import NDEF
 /// on any write) is ``TagWriteError/differentObject``, other bytes ``TagWriteError/didNotVerify``.
 public enum Type4Writer {
     /// Writes `message` (encoded NDEF; empty for an empty message).
+    @discardableResult
     public static func write(_ message: [UInt8], over transport: some TagTransport) async throws(TagWriteError) -> TagWriteReport {
         var link = CountedLink(transport)
         let cc: Type4CapabilityContainer, version1: Bool

@@ -20,6 +20,7 @@ import NDEF
 public enum Type5Writer {
     /// Writes `message` (encoded NDEF; empty for an empty message), formatting a blank chip first
     /// when `format`.
+    @discardableResult
     public static func write(_ message: [UInt8], over transport: some TagTransport, systemInformation: Bool,
                              format: Bool = false) async throws(TagWriteError) -> TagWriteReport {
         var link = CountedLink(transport)

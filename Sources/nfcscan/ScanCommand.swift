@@ -185,6 +185,7 @@ struct ScanCommand: AsyncParsableCommand {
             switch error {
             case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
             case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false)
+            case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
             case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
             default: return (copy.readFailed, ExitStatus.readFailed, false)

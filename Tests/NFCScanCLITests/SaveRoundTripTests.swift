@@ -112,7 +112,7 @@ import TestSupport
     }
 
     /// A FeliCa taken away between WriteF 0F and the commit: what a person sees is a clean
-    /// refusal ("couldn't be read"), never part of a message.
+    /// refusal that says to save again, never part of a message.
     @Test func aHalfWrittenFeliCaIsRefusedNotShownInPart() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -126,8 +126,8 @@ import TestSupport
         let sim = try NFCSimPN532Child(["--dump", file.path, "--for", "30"])
         defer { sim.stop() }
         let result = try ScanCLI.run(["--timeout", "10"], connstring: sim.connstring)
-        #expect(result.status == 74, "\(result.stdout)")
-        #expect(result.stdout.contains("couldn't be read") || result.stderr.contains("couldn't be read"), "\(result.stdout) \(result.stderr)")
+        #expect(result.status == 65, "\(result.stdout)")
+        #expect(result.stderr.contains("Saving to the item was cut short. Save it again."), "\(result.stdout) \(result.stderr)")
         #expect(!result.stdout.contains("example.com"), "no part of either message is shown")
         print("nfcscan on a half-written FeliCa: \(result.stdout)\(result.stderr)")
     }

@@ -99,7 +99,7 @@ import Testing
             let transport = InProcessTransport(try Self.tag(product, holding: Array("keep".utf8)))
             let driver = Type1Driver(transport: transport, uid: nil)
             #expect(try await driver.status().access == .readWrite)
-            try await driver.makeReadOnly(options: WriteOptions())
+            _ = try await driver.makeReadOnly(options: WriteOptions())
             let status = try await driver.status()
             #expect(status.access == .readOnly && status.used == 4, "\(product.name)")
             await #expect(throws: TagWriteError.refused(.readOnly)) { try await driver.write([], options: WriteOptions()) }

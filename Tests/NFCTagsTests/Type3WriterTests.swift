@@ -98,7 +98,7 @@ import Testing
         let transport = InProcessTransport(try Self.tag(holding: message))
         let driver = Type3Driver(transport: transport, idm: Self.idm)
         #expect(try await driver.status().access == .readWrite)
-        try await driver.makeReadOnly(options: WriteOptions())
+        _ = try await driver.makeReadOnly(options: WriteOptions())
         let status = try await driver.status()
         #expect(status.access == .readOnly && status.used == message.count && status.capacity == 208)
         let before = await transport.commands.count
@@ -122,7 +122,7 @@ import Testing
         let driver = Type3Driver(transport: transport, idm: Self.idm)
         #expect(try await driver.status().used == 0)
         await #expect(throws: TagWriteError.self) { try await driver.makeReadOnly(options: WriteOptions()) }
-        try await driver.write(Array("new".utf8), options: WriteOptions())
+        _ = try await driver.write(Array("new".utf8), options: WriteOptions())
         #expect(try await driver.readNDEF().ndefBytes == Array("new".utf8))
     }
 
