@@ -8,6 +8,8 @@ enum Introspection {
     static let reader = text(PackageResources.org_nfcscan_Reader1_xml)
     /// /org/nfcscan/Scanner1/sessions/N.
     static let session = text(PackageResources.org_nfcscan_ScanSession1_xml)
+    /// /org/nfcscan/Scanner1/writes/N.
+    static let writeSession = text(PackageResources.org_nfcscan_WriteSession1_xml)
 
     private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -1,9 +1,9 @@
 import NFCScanKit
 import Systemd
 
-/// In-app scan sessions as the daemon keeps them, with no bus in sight: one active at a time
-/// machine-wide, later requests waiting in order (a scan sheet for each app, one after another),
-/// at most ``maximumWaiting`` waiting.
+/// In-app scan and write sessions as the daemon keeps them, with no bus in sight: one active at a
+/// time machine-wide, later requests waiting in order (a scan sheet for each app, one after
+/// another; a scan and a write never run together), at most ``maximumWaiting`` waiting.
 struct ScanSessionQueue: Sendable {
     /// Why a session ended: the stable codes of `Invalidated` (Docs/dbus-api.md).
     enum EndReason: String, Sendable {
@@ -24,7 +24,11 @@ struct ScanSessionQueue: Sendable {
         /// What the sheet shows now.
         var alertMessage: String
         var reads = 0
-        var path: String { "\(ScannerAPI.sessionsPath)/\(id)" }
+        /// What a write session writes; nil: a scan session.
+        var write: ObjectWrite?
+        /// A write session's object is being written (State `writing`): it ends with the write's outcome.
+        var writing = false
+        var path: String { "\(write == nil ? ScannerAPI.sessionsPath : ScannerAPI.writesPath)/\(id)" }
     }
 
     /// A bound on what one misbehaving app (or many) can queue.
@@ -41,9 +45,10 @@ struct ScanSessionQueue: Sendable {
 
     /// Queues a session; nil when ``maximumWaiting`` are already waiting. `activated` is true when
     /// it became the active session at once.
-    mutating func start(owner: String, options: ScanSessionOptions, alertMessage: String) -> (session: Session, activated: Bool)? {
+    mutating func start(owner: String, options: ScanSessionOptions, alertMessage: String,
+                        write: ObjectWrite? = nil) -> (session: Session, activated: Bool)? {
         guard active == nil || waiting.count < Self.maximumWaiting else { return nil }
-        let session = Session(id: nextID, owner: owner, options: options, alertMessage: alertMessage)
+        let session = Session(id: nextID, owner: owner, options: options, alertMessage: alertMessage, write: write)
         nextID += 1
         if active == nil {
             active = session

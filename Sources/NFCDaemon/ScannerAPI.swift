@@ -10,6 +10,8 @@ public enum ScannerAPI {
     public static let readersPath = path + "/readers"
     public static let sessionInterface = "org.nfcscan.ScanSession1"
     public static let sessionsPath = path + "/sessions"
+    public static let writeSessionInterface = "org.nfcscan.WriteSession1"
+    public static let writesPath = path + "/writes"
     public static let version = NFCScanVersion.string
 
     static let properties = "org.freedesktop.DBus.Properties"
@@ -24,6 +26,8 @@ public enum ScannerAPI {
         public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
         /// StartScanSession: too many sessions are waiting already.
         public static let systemBusy = "org.nfcscan.Error.SystemBusy"
+        /// WriteSession1.Cancel while the object is being written: it ends with the write's outcome.
+        public static let busy = "org.nfcscan.Error.Busy"
         /// StartScanSession: airplane mode is on (the radios are off).
         public static let radioDisabled = "org.nfcscan.Error.RadioDisabled"
     }

@@ -172,8 +172,14 @@ public final class ScanSession: Sendable {
 
     /// Waits (at most `timeout`; nil: without limit) for the next object, reads it and returns
     /// it. `arrived` is called when an object has arrived, before it is read.
-    public func next(timeout: Duration?, arrived: @Sendable () -> Void = {}) async throws(ScanFailure) -> ScannedObject {
-        let (object, reader) = try await nextArrival(timeout: timeout)
+    ///
+    /// `claim` sees each arrival first: when it returns true it has done what it wanted with the
+    /// object (nfcscand's write session writes it) and released it, and the object is not read;
+    /// the wait goes on (a `timeout` starts again).
+    public func next(timeout: Duration?, arrived: @Sendable () -> Void = {},
+                     claim: @Sendable (DetectedObject) async -> Bool = { _ in false }) async throws(ScanFailure) -> ScannedObject {
+        var (object, reader) = try await nextArrival(timeout: timeout)
+        while await claim(object) { (object, reader) = try await nextArrival(timeout: timeout) }
         arrived()
         // Read once, then let go: another program may want the object while it stays.
         do {

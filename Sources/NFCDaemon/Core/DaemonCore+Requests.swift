@@ -24,6 +24,8 @@ extension DaemonCore {
                 fail(call, ScannerAPI.ErrorName.accessDenied, "\(error)")
             }
         case .startSession(let options): startSession(options, call: call, caller: caller)
+        case .startWrite(let options): startWrite(options, call: call, caller: caller)
+        case .cancelWrite(let id): cancelWrite(id, call: call, caller: caller)
         case .listApps: emit(.reply(call, .values(appsValues)))
         case .inhibit(let who, let why): inhibit(who: who, why: why, call: call, caller: caller)
         case .invalidate(let id, let message):
@@ -59,7 +61,7 @@ extension DaemonCore {
     /// Session `id` when `caller` started it (the object tree already refuses other callers:
     /// this is the same rule, kept where the decision is).
     private mutating func owned(_ id: Int, by caller: String, call: CallID) -> ScanSessionQueue.Session? {
-        guard let session = sessions.session(id) else {
+        guard let session = sessions.session(id), session.write == nil else {
             fail(call, "org.freedesktop.DBus.Error.UnknownObject", "no object at \(ScannerAPI.sessionsPath)/\(id)")
             return nil
         }
@@ -124,12 +126,17 @@ extension DaemonCore {
 
     /// With no reader open yet the session waits for background reading's first look (or, when a
     /// condition closed the readers, for them to open again), which ends it if none is found.
-    private mutating func activate(_ session: ScanSessionQueue.Session) {
+    mutating func activate(_ session: ScanSessionQueue.Session) {
         if readers.isEmpty, reading.running, reading.opened {
             return endSession(session.id, .unavailable, message: copy(for: session.options).noReader)
         }
         emit(.armTimer(.sessionTimeout(session.id), after: .seconds(session.options.timeout)))
-        sessionChanged(session.id, ["State": .string("active")])
+        if let write = session.write {
+            emit(.armWrite(session: session.id, write))
+            emit(.update(path: session.path, interface: ScannerAPI.writeSessionInterface, ["State": .string("active")]))
+        } else {
+            sessionChanged(session.id, ["State": .string("active")])
+        }
     }
 
     mutating func fired(_ timer: TimerID) {
@@ -146,6 +153,7 @@ extension DaemonCore {
     /// Ends session `id` with `reason`, telling its app (unless it is gone), and activates the
     /// next one waiting.
     mutating func endSession(_ id: Int, _ reason: ScanSessionQueue.EndReason, message: String = "", notify: Bool = true) {
+        if let session = sessions.session(id), session.write != nil { return endWrite(session, reason, message: message, notify: notify) }
         guard let (ended, next) = sessions.end(id) else { return }
         emit(.cancelTimer(.sessionTimeout(id)))
         if sessionReading == id { sessionReading = nil }

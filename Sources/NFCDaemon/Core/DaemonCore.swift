@@ -137,6 +137,9 @@ struct DaemonCore: Sendable {
         case .started: start()
         case .request(let call, let caller, let request): handle(request, call: call, caller: caller)
         case .peerGone(let name): peerGone(name)
+        case .reading(_, .written(let id, let result)):
+            // Whichever generation wrote it: a session waits for its write's outcome.
+            written(id, result)
         case .reading(let generation, let event):
             if generation == reading.generation, reading.running { handle(event) }
         case .condition(let source, let holds):
@@ -349,7 +352,7 @@ extension DaemonCore {
             if isHeld { held.insert(id) } else { held.remove(id) }
             log(.info, isHeld ? "another program holds the object on \(reader.name) exclusively" : "\(reader.name) is free again")
         case .reading:
-            guard let session = sessions.active else { return }
+            guard let session = sessions.active, session.write == nil else { return }
             sessionReading = session.id
             sessionChanged(session.id, ["State": .string("reading")])
         case .failed(let failure):
@@ -383,7 +386,16 @@ extension DaemonCore {
             }
             effects.append(.observe(.detected(reader: object.readerName, uid: ScannedObject.hex(object.identifier), report: report,
                                               session: sessions.active?.id)))
-            if let session = sessions.active { detected(report, by: session) } else { offer(report, uid: object.identifier) }
+            if let session = sessions.active {
+                // An object read while a write session waits (it arrived before the write was
+                // armed) is neither the session's nor offered: the sheet is showing.
+                guard session.write == nil else { return log(.info, "an object read while write session \(session.id) waits is not offered") }
+                detected(report, by: session)
+            } else {
+                offer(report, uid: object.identifier)
+            }
+        case .writing(let id): writing(id)
+        case .written: break  // handled above, whatever its generation
         }
     }
 }

@@ -2,6 +2,7 @@ import DesktopEntries
 import Logging
 import NDEFReport
 import NFCDispatch
+import NFCScanKit
 import Systemd
 
 /// What the core asks the runtime to do. Effects that only hand a message to the bus (replies,
@@ -42,6 +43,12 @@ enum DaemonEffect: Sendable, Equatable {
     /// NetworkManager has taken it (joining itself may take longer, and is NetworkManager's).
     case joinNetwork(EffectID, WiFiCredentials)
 
+    /// Background reading writes the next object to arrive for write session `session` instead
+    /// of reading it (``DaemonInput/reading(generation:_:)`` with `writing`, then `written`).
+    case armWrite(session: Int, ObjectWrite)
+    /// Write session `session` ended: objects are read again (a write already under way finishes).
+    case disarmWrite(session: Int)
+
     case armTimer(TimerID, after: Duration)
     case cancelTimer(TimerID)
 
@@ -81,7 +88,7 @@ enum BusAnswer: Sendable, Equatable {
 
 /// One object the daemon exports, as the object tree keeps it.
 struct BusObject: Sendable, Equatable {
-    enum Kind: Sendable, Equatable { case scanner, reader, session }
+    enum Kind: Sendable, Equatable { case scanner, reader, session, writeSession }
     var path: String
     var kind: Kind
     var interface: String

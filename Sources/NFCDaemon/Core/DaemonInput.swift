@@ -45,6 +45,9 @@ enum DaemonRequest: Sendable, Equatable {
     case register(handlerPath: String, HandlerRequest)
     case unregister(UInt32)
     case startSession(ScanSessionOptions)
+    case startWrite(WriteSessionOptions)
+    /// WriteSession1.Cancel.
+    case cancelWrite(session: Int)
     case inhibit(who: String, why: String)
     case invalidate(session: Int, message: String)
     case restartPolling(session: Int)
@@ -63,6 +66,10 @@ enum ReadingEvent: Sendable {
     case reading
     case scanned(ScannedObject)
     case failed(String)
+    /// An object arrived while write session `session` was armed and is being written (not read).
+    case writing(session: Int)
+    /// Write session `session`'s write ended (the object has been let go).
+    case written(session: Int, WriteResult)
     /// The readers present at the start are open (each announced before): later ones are hotplug.
     case opened
     /// No reader is left and none can appear.

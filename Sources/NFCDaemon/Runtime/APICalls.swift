@@ -32,6 +32,11 @@ enum APICalls {
         if path.hasPrefix(ScannerAPI.sessionsPath + "/"), let id = Int(path.dropFirst(ScannerAPI.sessionsPath.count + 1)) {
             return session(path, interface, member, signature, Arguments(arguments), id)
         }
+        if path.hasPrefix(ScannerAPI.writesPath + "/"), let id = Int(path.dropFirst(ScannerAPI.writesPath.count + 1)) {
+            guard interface == ScannerAPI.writeSessionInterface, member == "Cancel" else { return unknown(path, interface, member) }
+            guard signature.isEmpty else { return refuse("Cancel takes no arguments") }
+            return .success(.cancelWrite(session: id))
+        }
         return unknown(path, interface, member)
     }
 
@@ -56,6 +61,11 @@ enum APICalls {
                 return refuse("StartScanSession takes options (a{sv})")
             }
             do { return .success(.startSession(try ScanSessionOptions(values))) } catch { return refuse(error.description) }
+        case (ScannerAPI.interface, "StartWriteSession"):
+            guard signature == "a{sv}", let values = arguments[0]?.stringKeyedValue else {
+                return refuse("StartWriteSession takes options (a{sv})")
+            }
+            do { return .success(.startWrite(try WriteSessionOptions(values))) } catch { return refuse(error.description) }
         case (ScannerAPI.interface, "ListApps"):
             guard signature.isEmpty else { return refuse("ListApps takes no arguments") }
             return .success(.listApps)

@@ -30,6 +30,9 @@ struct EffectRunner {
     /// Opened when the newest generation has released its readers: the next one opens them only
     /// then (the same reader cannot be opened twice).
     private var lastReadingClosed: Latch?
+    /// The write an active write session armed, which every generation of background reading
+    /// takes for the next object to arrive.
+    private let writes = ArmedWrite()
 
     init(bus: BusConnection, systemBus: BusConnection?, tree: ObjectTree, calls: PendingCalls, configuration: Daemon.Configuration, logger: Logger,
          sink: AsyncStream<DaemonInput>.Continuation, notifications: NotificationServer?, statistics: DaemonStatistics,
@@ -127,6 +130,8 @@ struct EffectRunner {
                     sink.yield(.completed(id, Self.outcome(error)))
                 }
             }
+        case .armWrite(let session, let write): writes.arm(session, write)
+        case .disarmWrite(let session): writes.disarm(session)
         case .armTimer(let timer, let delay):
             let sink = sink
             timers.removeValue(forKey: timer)?.cancel()
@@ -188,12 +193,14 @@ struct EffectRunner {
         readingStops[generation] = stop
         let previous = lastReadingClosed, closed = Latch()
         lastReadingClosed = closed
-        let directory = configuration.readers, wanted = configuration.wantedReader, sink = sink
+        let directory = configuration.readers, wanted = configuration.wantedReader, sink = sink, writes = writes
         group.addTask(counted: statistics) {
             await previous?.wait()
             await withTaskGroup(of: Void.self) { reading in
                 reading.addTask {
-                    await BackgroundReading.run(directory: directory, wanted: wanted) { sink.yield(.reading(generation: generation, $0)) }
+                    await BackgroundReading.run(directory: directory, wanted: wanted, writes: writes) {
+                        sink.yield(.reading(generation: generation, $0))
+                    }
                 }
                 reading.addTask { for await _ in stopped {} }
                 await reading.next()

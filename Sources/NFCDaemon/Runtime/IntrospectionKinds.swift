@@ -5,6 +5,7 @@ extension Introspection {
         case .scanner: scanner
         case .reader: reader
         case .session: session
+        case .writeSession: writeSession
         }
     }
 }

@@ -1,0 +1,122 @@
+import NFCScanKit
+import NFCTags
+import Systemd
+
+/// In-app write sessions (org.nfcscan.WriteSession1): queued with the scan sessions, so a scan
+/// and a write never run together and background reading pauses while one is active. Active, a
+/// session arms background reading to write the next object that arrives instead of reading it;
+/// the write runs in the reading task, never in the loop, and its outcome comes back as an input.
+extension DaemonCore {
+    mutating func startWrite(_ options: WriteSessionOptions, call: CallID, caller: String) {
+        guard !board.holds(.airplaneMode) else {
+            return emit(.reply(call, .error(name: ScannerAPI.ErrorName.radioDisabled, message: "airplane mode is on: the radios are off until it ends")))
+        }
+        let prompt = writeCopy(for: options.session).writePrompt(options.write.action)
+        guard let (session, activated) = sessions.start(owner: caller, options: options.session, alertMessage: prompt, write: options.write) else {
+            return emit(.reply(call, .error(name: ScannerAPI.ErrorName.systemBusy,
+                                            message: "\(ScanSessionQueue.maximumWaiting) sessions are waiting already; try again later")))
+        }
+        log(.info, "write session \(session.id) started (\(activated ? "active" : "waiting"))",
+            ["owner": caller, "action": "\(options.write.action)", "bytes": "\(options.write.message?.count ?? 0)",
+             "lock": "\(options.write.lock)", "format": "\(options.write.options.formatIfBlank)"])
+        emit(.publish(BusObject(path: session.path, kind: .writeSession, interface: ScannerAPI.writeSessionInterface,
+                                properties: writeProperties(session, state: "waiting"), owner: caller)))
+        emit(.reply(call, .values([.objectPath(session.path)])))
+        if activated { activate(session) }
+    }
+
+    /// `Cancel()`: a waiting or active session ends at once; one whose object is being written
+    /// ends with the write's outcome (an object is never left half-written), so the app is told to wait.
+    mutating func cancelWrite(_ id: Int, call: CallID, caller: String) {
+        guard let session = sessions.session(id), session.write != nil else {
+            return emit(.reply(call, .error(name: "org.freedesktop.DBus.Error.UnknownObject", message: "no object at \(ScannerAPI.writesPath)/\(id)")))
+        }
+        guard session.owner == caller else {
+            return emit(.reply(call, .error(name: ScannerAPI.ErrorName.accessDenied, message: "only the app that started write session \(id) may use it")))
+        }
+        guard !session.writing else {
+            return emit(.reply(call, .error(name: ScannerAPI.ErrorName.busy,
+                                            message: "the object is being written; the session ends with the outcome in a moment")))
+        }
+        emit(.reply(call, .values([])))
+        endSession(id, .userCanceled)
+    }
+
+    /// Background reading took the armed write: the object is being written. The timeout stops
+    /// (the write is bounded by the link's own), the sheet says to keep it still.
+    mutating func writing(_ id: Int) {
+        guard let session = sessions.active, session.id == id, session.write != nil else { return }
+        sessions.update(id) { $0.writing = true }
+        emit(.cancelTimer(.sessionTimeout(id)))
+        let text = writeCopy(for: session.options).writing
+        sessions.update(id) { $0.alertMessage = text }
+        emit(.update(path: session.path, interface: ScannerAPI.writeSessionInterface,
+                     ["State": .string("writing"), "AlertMessage": .string(text)]))
+    }
+
+    /// The write ended: the session ends with its outcome. A session already gone (its app left
+    /// mid-write) has nobody to tell.
+    mutating func written(_ id: Int, _ result: WriteResult) {
+        guard let session = sessions.session(id), let write = session.write else {
+            return log(.info, "write for ended session \(id): \(result.ending.rawValue)")
+        }
+        if let error = result.error { log(.notice, "write session \(id): \(error)") }
+        var details: [String: DBusValue] = ["written": .boolean(result.written), "locked": .boolean(result.locked)]
+        if let report = result.report {
+            details["round-trips"] = .uint32(UInt32(clamping: report.roundTrips))
+            details["changed"] = .boolean(report.changed)
+            details["formatted"] = .boolean(report.formatted)
+        }
+        if let error = result.error { details["error"] = .string(error.description) }
+        endWrite(session, ending: result.ending.rawValue,
+                 message: writeCopy(for: session.options).writeEnded(result.ending, write.action), details: details)
+    }
+
+    /// Ends write session `session` with `ending` (a ``WriteEnding`` code, or one of the scan
+    /// sessions' `radio-disabled`, `unavailable`, `terminated`), tells its app (unless it is
+    /// gone), lets background reading read objects again and activates the next session.
+    mutating func endWrite(_ session: ScanSessionQueue.Session, ending: String, message: String,
+                           details: [String: DBusValue] = [:], notify: Bool = true) {
+        guard let (ended, next) = sessions.end(session.id) else { return }
+        emit(.cancelTimer(.sessionTimeout(ended.id)))
+        emit(.disarmWrite(session: ended.id))
+        if notify {
+            emit(.signal(path: ended.path, interface: ScannerAPI.writeSessionInterface, member: "Ended",
+                         [.string(ending), .string(message), .vardict(details)], destination: ended.owner))
+        }
+        emit(.unpublish(path: ended.path))
+        log(.info, "write session \(ended.id) ended: \(ending)")
+        if let next { activate(next) }
+    }
+
+    /// A session-wide reason (timeout, cancel, the daemon stopping, airplane mode, no reader) as
+    /// a write session ends with it: the write catalog's sentence where it has one.
+    mutating func endWrite(_ session: ScanSessionQueue.Session, _ reason: ScanSessionQueue.EndReason, message: String, notify: Bool) {
+        let copy = writeCopy(for: session.options), action = session.write?.action ?? .save(.information)
+        switch reason {
+        case .timeout: endWrite(session, ending: WriteEnding.timedOut.rawValue, message: copy.writeEnded(.timedOut, action), notify: notify)
+        case .userCanceled: endWrite(session, ending: WriteEnding.canceled.rawValue, message: copy.writeEnded(.canceled, action), notify: notify)
+        default: endWrite(session, ending: reason.rawValue, message: message, notify: notify)
+        }
+    }
+
+    func writeCopy(for options: ScanSessionOptions) -> any WriteCopyCatalog {
+        ScanCopy.writeCatalog(for: options.language ?? configuration.language, object: options.object)
+    }
+
+    func writeProperties(_ session: ScanSessionQueue.Session, state: String) -> [String: DBusValue] {
+        ["AlertMessage": .string(session.alertMessage), "State": .string(state),
+         "Action": .string(session.write.map { Self.actionCode($0.action) } ?? "")]
+    }
+
+    /// The `Action` property: what the session does, as a stable code.
+    static func actionCode(_ action: WriteAction) -> String {
+        switch action {
+        case .save(.link): "save-link"
+        case .save(.text): "save-text"
+        case .save(.information): "save"
+        case .erase: "erase"
+        case .lock: "lock"
+        }
+    }
+}

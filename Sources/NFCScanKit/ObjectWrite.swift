@@ -1,0 +1,102 @@
+import NDEF
+import NFCReaders
+import NFCTags
+
+/// One write asked of the next object to arrive, as every face runs it: the message (or erase),
+/// formatting and password as ``WriteOptions`` carry them, and locking only after the write was
+/// verified and only when asked. Values only: the faces (nfcscand's write session, `nfcscan
+/// write`) check their input into one of these, then ``run(on:)`` does the I/O.
+public struct ObjectWrite: Sendable, Equatable {
+    /// The encoded NDEF message to write; empty: erase (an empty NDEF message stays); nil: only
+    /// lock what the object holds.
+    public var message: [UInt8]?
+    public var options: WriteOptions
+    /// Make the object read-only after the verified write: irreversible, so never implied.
+    public var lock: Bool
+    /// What the person asked for, as the prompts and endings name it.
+    public var action: WriteAction
+
+    public init(message: [UInt8]?, options: WriteOptions = .init(), lock: Bool = false, action: WriteAction) {
+        self.message = message
+        self.options = options
+        self.lock = lock
+        self.action = action
+    }
+
+    /// A message of one link record.
+    public static func link(_ uri: String, options: WriteOptions = .init(), lock: Bool = false) -> ObjectWrite {
+        ObjectWrite(message: NDEFMessage(URIRecord(uri: uri).record()).encoded(), options: options, lock: lock, action: .save(.link))
+    }
+
+    /// A message of one text record; nil when `language` is not a language code a text record carries.
+    public static func text(_ text: String, language: String = "en", options: WriteOptions = .init(), lock: Bool = false) -> ObjectWrite? {
+        guard let record = try? TextRecord(text: text, language: language).record() else { return nil }
+        return ObjectWrite(message: NDEFMessage(record).encoded(), options: options, lock: lock, action: .save(.text))
+    }
+
+    /// A whole encoded message, checked strictly (it came from outside): nil when it does not decode.
+    public static func message(_ bytes: [UInt8], options: WriteOptions = .init(), lock: Bool = false) -> ObjectWrite? {
+        guard let message = try? NDEFMessage(decoding: bytes) else { return nil }
+        return ObjectWrite(message: bytes, options: options, lock: lock, action: .save(subject(of: message)))
+    }
+
+    /// The empty message.
+    public static func erase(options: WriteOptions = .init(), lock: Bool = false) -> ObjectWrite {
+        ObjectWrite(message: [], options: options, lock: lock, action: .erase)
+    }
+
+    /// What a message holds, as a prompt names it: one link, one text, or anything else.
+    static func subject(of message: NDEFMessage) -> WriteSubject {
+        guard message.records.count == 1, let record = message.records.first else { return .information }
+        if record.isWellKnown("U"), (try? URIRecord(payload: record.payload)) != nil { return .link }
+        if record.isWellKnown("T"), (try? TextRecord(payload: record.payload)) != nil { return .text }
+        return .information
+    }
+
+    /// Writes (then locks, when asked) the object, as one whole operation on its link, and lets
+    /// go of it. Never throws: every way it can end is a ``WriteResult``.
+    public func run(on object: DetectedObject) async -> WriteResult {
+        let message = message, options = options, lock = lock
+        let result: WriteResult
+        do throws(TagWriteError) {
+            result = try await object.perform { driver throws(TagWriteError) -> WriteResult in
+                var report = TagWriteReport(roundTrips: 0, changed: false)
+                if let message { report = try await driver.write(message, options: options) }
+                guard lock else { return WriteResult(ending: .done, report: report, written: message != nil) }
+                do throws(TagWriteError) {
+                    let locked = try await driver.makeReadOnly(options: options)
+                    report.roundTrips += locked.roundTrips
+                    report.changed = report.changed || locked.changed
+                    return WriteResult(ending: .done, report: report, written: message != nil, locked: true)
+                } catch {
+                    // Written and verified, not locked: the ending says why the lock failed.
+                    return WriteResult(ending: WriteEnding(error), error: error, report: report, written: message != nil)
+                }
+            }
+        } catch {
+            result = WriteResult(ending: WriteEnding(error), error: error)
+        }
+        await object.release()
+        return result
+    }
+}
+
+/// How one ``ObjectWrite`` ended.
+public struct WriteResult: Sendable, Equatable {
+    public var ending: WriteEnding
+    /// The driver's error (for logs and reports); nil when done.
+    public var error: TagWriteError?
+    public var report: TagWriteReport?
+    /// Whether the message was written and verified (it may be, and a lock after it fail).
+    public var written: Bool
+    /// Whether the object was made read-only.
+    public var locked: Bool
+
+    public init(ending: WriteEnding, error: TagWriteError? = nil, report: TagWriteReport? = nil, written: Bool = false, locked: Bool = false) {
+        self.ending = ending
+        self.error = error
+        self.report = report
+        self.written = written
+        self.locked = locked
+    }
+}
