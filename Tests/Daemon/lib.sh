@@ -235,6 +235,14 @@ session_client() { # NAME ARGS... : a scan-session client in the background (Tes
   pids+=($!)
   SESSION_PID=$!
 }
+# ---- in-app write sessions (issue 14) ----
+
+write_client() { # NAME ARGS... : a write-session client in the background (Tests/Support/write_session_client.py)
+  local name=$1; shift
+  "$PY" "$SUPPORT/write_session_client.py" --record "$DIR/write-$name.jsonl" "$@" >"$DIR/write-$name.log" 2>&1 &
+  pids+=($!)
+  WRITE_PID=$!
+}
 events() { [ -f "$1" ] && "$PY" -c 'import json,sys; print(" ".join(json.loads(l)["event"] for l in open(sys.argv[1]) if l.strip()))' "$1"; }
 
 # ---- the disable conditions' system sources (issue 5) ----

@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+"""A test app for nfcscand's in-app write sessions (Docs/dbus/org.nfcscan.WriteSession1.xml).
+
+Listens for org.nfcscan.WriteSession1 signals first, then calls StartWriteSession with the options
+given, and appends one JSON line per event to --record FILE:
+  {"event": "started", "path": ...}
+  {"event": "initial", "properties": {...}}          (GetAll of its session right after the start)
+  {"event": "properties", "changed": {...}}          (PropertiesChanged of its session)
+  {"event": "ended", "ending": ..., "message": ..., "details": {...}}
+  {"event": "refused", "error": <D-Bus error name>, "message": ...}
+It exits 0 once its session has ended (or 1 when StartWriteSession is refused).
+--message-size N: a message of one text record N bytes long in all (for "too large").
+--cancel-after S: calls Cancel S seconds after the session started.
+--peek PATH: instead of a session, calls Properties.GetAll on PATH (another app's write session)
+and records {"event": "peek", "error": <D-Bus error name or null>}; exit 0.
+Run it with Debian's /usr/bin/python3 (python3-dbus, python3-gi).
+"""
+
+import argparse
+import json
+import sys
+
+import dbus
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+SCANNER = "org.nfcscan.Scanner1"
+PATH = "/org/nfcscan/Scanner1"
+WRITE = "org.nfcscan.WriteSession1"
+PROPERTIES = "org.freedesktop.DBus.Properties"
+
+
+def plain(value):
+    if isinstance(value, dbus.Boolean):
+        return bool(value)
+    if isinstance(value, (dbus.UInt32, dbus.Int32, dbus.UInt64, dbus.Int64, dbus.Byte)):
+        return int(value)
+    return str(value)
+
+
+def text_message(size):
+    """One short text record (language "en") whose encoding is exactly size bytes."""
+    text = "x" * (size - 3 - 1 - 2)
+    payload = b"\x02en" + text.encode()
+    assert len(payload) < 256
+    return bytes([0xD1, 0x01, len(payload)]) + b"T" + payload
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--record", required=True)
+    parser.add_argument("--object")
+    parser.add_argument("--uri")
+    parser.add_argument("--text")
+    parser.add_argument("--message-size", type=int)
+    parser.add_argument("--erase", action="store_true")
+    parser.add_argument("--language")
+    parser.add_argument("--timeout", type=int)
+    parser.add_argument("--cancel-after", type=float, default=0)
+    parser.add_argument("--peek")
+    args = parser.parse_args()
+
+    def record(**event):
+        with open(args.record, "a", encoding="utf-8") as f:
+            f.write(json.dumps(event, ensure_ascii=False) + "\n")
+
+    DBusGMainLoop(set_as_default=True)
+    bus = dbus.SessionBus()
+    if args.peek:
+        try:
+            bus.get_object(SCANNER, args.peek, introspect=False).GetAll(WRITE, dbus_interface=PROPERTIES)
+            record(event="peek", error=None)
+        except dbus.DBusException as e:
+            record(event="peek", error=e.get_dbus_name())
+        return 0
+    loop = GLib.MainLoop()
+    state = {"path": None, "early": []}
+
+    def on_signal(*args_, **kw):
+        path, member = kw["path"], kw["member"]
+        if state["path"] is None:
+            state["early"].append((args_, kw))
+            return
+        if path != state["path"]:
+            return
+        if member == "Ended":
+            record(event="ended", ending=str(args_[0]), message=str(args_[1]),
+                   details={str(k): plain(v) for k, v in args_[2].items()})
+            loop.quit()
+        elif member == "PropertiesChanged" and args_[0] == WRITE:
+            record(event="properties", changed={str(k): plain(v) for k, v in args_[1].items()})
+
+    bus.add_signal_receiver(on_signal, dbus_interface=WRITE, bus_name=SCANNER, path_keyword="path", member_keyword="member")
+    bus.add_signal_receiver(on_signal, signal_name="PropertiesChanged", dbus_interface=PROPERTIES, bus_name=SCANNER,
+                            path_keyword="path", member_keyword="member")
+    options = {}
+    if args.object is not None:
+        options["object"] = dbus.String(args.object)
+    if args.uri is not None:
+        options["uri"] = dbus.String(args.uri)
+    if args.text is not None:
+        options["text"] = dbus.String(args.text)
+    if args.message_size is not None:
+        options["message"] = dbus.ByteArray(text_message(args.message_size))
+    if args.erase:
+        options["erase"] = dbus.Boolean(True)
+    if args.language is not None:
+        options["language"] = dbus.String(args.language)
+    if args.timeout is not None:
+        options["timeout"] = dbus.UInt32(args.timeout)
+    try:
+        path = bus.get_object(SCANNER, PATH, introspect=False).StartWriteSession(
+            dbus.Dictionary(options, signature="sv"), dbus_interface=SCANNER)
+    except dbus.DBusException as e:
+        record(event="refused", error=e.get_dbus_name(), message=e.get_dbus_message())
+        return 1
+    state["path"] = str(path)
+    record(event="started", path=str(path))
+    try:
+        properties = bus.get_object(SCANNER, state["path"], introspect=False).GetAll(WRITE, dbus_interface=PROPERTIES)
+        record(event="initial", properties={str(k): plain(v) for k, v in properties.items()})
+    except dbus.DBusException as e:
+        record(event="initial", error=e.get_dbus_name())
+    for args_, kw in state["early"]:
+        on_signal(*args_, **kw)
+    if args.cancel_after:
+        def cancel():
+            try:
+                bus.get_object(SCANNER, state["path"], introspect=False).Cancel(dbus_interface=WRITE)
+                record(event="canceled")
+            except dbus.DBusException as e:
+                record(event="cancel-refused", error=e.get_dbus_name())
+            return False
+        GLib.timeout_add(int(args.cancel_after * 1000), cancel)
+    loop.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
