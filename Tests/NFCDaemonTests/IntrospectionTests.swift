@@ -19,7 +19,7 @@ import TestSupport
     /// Guards the tests below, which take their arguments from the folder, against an empty one.
     @Test func everyInterfaceHasItsFile() {
         #expect(Self.files == ["org.nfcscan.Handler1.xml", "org.nfcscan.Reader1.xml",
-                               "org.nfcscan.ScanSession1.xml", "org.nfcscan.Scanner1.xml"])
+                               "org.nfcscan.ScanSession1.xml", "org.nfcscan.Scanner1.xml", "org.nfcscan.WriteSession1.xml"])
     }
 
     @Test(arguments: files)
@@ -34,7 +34,8 @@ import TestSupport
     /// What the daemon answers Introspect with, by the file it must be.
     static let served = ["org.nfcscan.Scanner1.xml": Introspection.scanner,
                          "org.nfcscan.Reader1.xml": Introspection.reader,
-                         "org.nfcscan.ScanSession1.xml": Introspection.session]
+                         "org.nfcscan.ScanSession1.xml": Introspection.session,
+                         "org.nfcscan.WriteSession1.xml": Introspection.writeSession]
 
     @Test(arguments: served.keys.sorted())
     func servedIsDocumented(file: String) throws {

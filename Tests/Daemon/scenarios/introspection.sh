@@ -2,7 +2,7 @@
 
 # Introspection as an app's D-Bus library does it (dbus-python: Introspect, then an XML parser) on
 # every kind of object nfcscand exports, and on the parents sd-bus answers for on its behalf: each
-# parses; the manager, a reader and a scan session answer with Docs/dbus/*.xml byte for byte.
+# parses; the manager, a reader, a scan session and a write session answer with Docs/dbus/*.xml byte for byte.
 scenario_introspection() {
   begin introspection
   sim --after 60 --for 1 # a reader, with nothing near it while the scenario runs
@@ -16,9 +16,10 @@ bus = dbus.SessionBus()
 def proxy(path, interface):
     return dbus.Interface(bus.get_object("org.nfcscan.Scanner1", path, introspect=False), interface)
 session = proxy("/org/nfcscan/Scanner1", "org.nfcscan.Scanner1").StartScanSession(dbus.Dictionary({}, signature="sv"))
+write = proxy("/org/nfcscan/Scanner1", "org.nfcscan.Scanner1").StartWriteSession(dbus.Dictionary({"erase": True}, signature="sv"))
 readers = sorted(proxy("/org/nfcscan/Scanner1", "org.freedesktop.DBus.ObjectManager").GetManagedObjects())
 for kind, path in [("root", "/"), ("org", "/org"), ("nfcscan", "/org/nfcscan"), ("manager", "/org/nfcscan/Scanner1"),
-                   *[("reader", r) for r in readers], ("session", session)]:
+                   *[("reader", r) for r in readers], ("session", session), ("write", write)]:
     try:
         text = str(proxy(path, "org.freedesktop.DBus.Introspectable").Introspect())
         open(f"{out}/introspect-{kind}.xml", "w", encoding="utf-8").write(text)
@@ -32,8 +33,10 @@ EOF
   check "a reader to introspect" grep -q '^reader ' "$DIR/introspection.log"
   check "a scan session to introspect" grep -q '^session ' "$DIR/introspection.log"
   local kind file
-  for kind in manager reader session; do
-    case $kind in manager) file=org.nfcscan.Scanner1.xml;; reader) file=org.nfcscan.Reader1.xml;; session) file=org.nfcscan.ScanSession1.xml;; esac
+  check "a write session to introspect" grep -q '^write ' "$DIR/introspection.log"
+  for kind in manager reader session write; do
+    case $kind in manager) file=org.nfcscan.Scanner1.xml;; reader) file=org.nfcscan.Reader1.xml;; session) file=org.nfcscan.ScanSession1.xml;;
+      write) file=org.nfcscan.WriteSession1.xml;; esac
     check "the $kind's introspection parses: $(introspected $kind)" grep -q '^ok ' <(introspected $kind)
     check "the $kind's introspection is Docs/dbus/$file" cmp -s "$DIR/introspect-$kind.xml" "$ROOT/Docs/dbus/$file"
   done
