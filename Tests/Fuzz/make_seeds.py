@@ -262,7 +262,7 @@ def cc_seeds():
 # ---------------------------------------------------------------------------
 # options: D-Bus method calls as programs of targets/options.swift (ValueProgram)
 
-REGISTER, START, UNREGISTER, INHIBIT, INVALIDATE, RESTART, SET, LIST_APPS = range(8)
+REGISTER, START, UNREGISTER, INHIBIT, INVALIDATE, RESTART, SET, LIST_APPS, START_WRITE, CANCEL_WRITE = range(10)
 
 
 def call(method, *arguments, signature=None):
@@ -348,6 +348,16 @@ def options_seeds():
     s['invalidate'] = call(INVALIDATE, s_('Read failed'))
     s['restart-polling'] = call(RESTART)
     s['set-alert-message'] = call(SET, s_('org.nfcscan.ScanSession1'), s_('AlertMessage'), variant(s_('Hold still')))
+    s['start-write-uri'] = call(START_WRITE, vardict([('uri', s_('https://example.com/new')), ('object', s_('poster')),
+                                                     ('timeout', u_(30)), ('language', s_('zh-Hans'))]))
+    s['start-write-text-lock'] = call(START_WRITE, vardict([('text', s_('Summer concert')), ('text-language', s_('en-GB')),
+                                                           ('lock', b_(True)), ('format', b_(True)),
+                                                           ('password', array(*[bytes([6, b]) for b in (1, 2, 3, 4)]))]))
+    s['start-write-message'] = call(START_WRITE, vardict([('message', array(*[bytes([6, b]) for b in
+                                                                              encode(ndef.UriRecord('https://example.com/'))]))]))
+    s['start-write-erase-and-uri'] = call(START_WRITE, vardict([('erase', b_(True)), ('uri', s_('https://example.com/'))]))
+    s['start-write-nothing'] = call(START_WRITE, vardict([]))
+    s['cancel-write'] = call(CANCEL_WRITE)
     s['unknown-method'] = bytes([0xff]) + text('/org/nfcscan/Scanner1') + text('org.nfcscan.Scanner1') + text('Frobnicate') + b'\x00'
     return s
 

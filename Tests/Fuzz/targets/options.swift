@@ -1,5 +1,5 @@
 // Fuzz target `options`: the arguments of the daemon's D-Bus methods, above all the `a{sv}` options
-// of RegisterHandler and StartScanSession, through the production decoder (APICalls.request, which
+// of RegisterHandler, StartScanSession and StartWriteSession, through the production decoder (APICalls.request, which
 // the daemon runs on every call). An app can send any value the bus can carry, so the fuzz bytes
 // are a small program that builds D-Bus values (see `ValueProgram`): dictionaries, arrays,
 // variants and structures nested up to the bus's depth, every basic type, known option and filter
@@ -63,6 +63,16 @@ private func check(_ request: DaemonRequest, _ call: ValueProgram.Call, _ input:
         let again = APICalls.request(path: ScannerAPI.path, interface: ScannerAPI.interface, member: "StartScanSession",
                                      signature: "a{sv}", arguments: [spelt])
         if again != .success(request) { violated("session options re-spelt as \(spelt) decode to \(again)", input) }
+    case .startWrite(let options):
+        expect("a{sv}")
+        check(options, input)
+        let spelt = spelling(of: options)
+        let again = APICalls.request(path: ScannerAPI.path, interface: ScannerAPI.interface, member: "StartWriteSession",
+                                     signature: "a{sv}", arguments: [spelt])
+        if again != .success(request) { violated("write options re-spelt as \(spelt) decode to \(again)", input) }
+    case .cancelWrite(let session):
+        expect("")
+        if ValueProgram.writeSession(call.path) != session { violated("write session \(session) decoded from \(call.path)", input) }
     case .listApps:
         expect("")
     case .unregister(let id):
@@ -133,6 +143,35 @@ private func fields(of filter: HandlerFilter) -> [String: String] {
     }
 }
 
+/// What the write session and the drivers rely on (WriteSessionOptions' documented bounds).
+private func check(_ options: WriteSessionOptions, _ input: [UInt8]) {
+    let write = options.write
+    if let message = write.message, message.count > WriteSessionOptions.maximumMessage { violated("a message of \(message.count) bytes", input) }
+    if write.message == nil, !write.lock { violated("a write session that does nothing", input) }
+    if let password = write.options.password, password.count != WriteSessionOptions.passwordLength {
+        violated("a password of \(password.count) bytes", input)
+    }
+    if options.session.multiple || options.session.alertMessage != nil { violated("scan-only options in a write session", input) }
+    if !(1...ScanSessionOptions.maximumTimeout).contains(options.session.timeout) { violated("write session timeout \(options.session.timeout)", input) }
+}
+
+/// The StartWriteSession options an app would send for `options`: the message as bytes (what a
+/// link or a text became), or erase, or lock alone.
+private func spelling(of options: WriteSessionOptions) -> DBusValue {
+    let write = options.write
+    var values: [String: DBusValue] = ["timeout": .uint32(UInt32(options.session.timeout)), "lock": .boolean(write.lock),
+                                       "format": .boolean(write.options.formatIfBlank)]
+    switch write.message {
+    case .none: break
+    case .some([]): values["erase"] = .boolean(true)
+    case .some(let bytes): values["message"] = .array(elementSignature: "y", bytes.map(DBusValue.byte))
+    }
+    if let password = write.options.password { values["password"] = .array(elementSignature: "y", password.map(DBusValue.byte)) }
+    if let object = options.session.object { values["object"] = .string(object) }
+    if let language = options.session.language { values["language"] = .string(language.rawValue) }
+    return .vardict(values)
+}
+
 private func spelling(of options: ScanSessionOptions) -> DBusValue {
     var values: [String: DBusValue] = ["multiple": .boolean(options.multiple), "timeout": .uint32(UInt32(options.timeout))]
     if let object = options.object { values["object"] = .string(object) }
@@ -152,6 +191,7 @@ struct ValueProgram {
     }
 
     static let sessionPath = ScannerAPI.sessionsPath + "/1"
+    static let writeSessionPath = ScannerAPI.writesPath + "/1"
     static let methods: [(path: String, interface: String, member: String)] = [
         (ScannerAPI.path, ScannerAPI.interface, "RegisterHandler"),
         (ScannerAPI.path, ScannerAPI.interface, "StartScanSession"),
@@ -162,7 +202,12 @@ struct ValueProgram {
         (sessionPath, ObjectTree.properties, "Set"),
         // Added last: the seeds name methods by their place here (make_seeds.py).
         (ScannerAPI.path, ScannerAPI.interface, "ListApps"),
+        (ScannerAPI.path, ScannerAPI.interface, "StartWriteSession"),
+        (writeSessionPath, ScannerAPI.writeSessionInterface, "Cancel"),
     ]
+
+    /// Method choices below this pick one of ``methods``; the rest spell a call of their own.
+    static let methodChoices = 240
 
     /// The number of the session object at `path`, if it is one.
     static func session(_ path: String) -> Int? {
@@ -170,8 +215,13 @@ struct ValueProgram {
     }
 
     /// Whether `call` names one of the API's methods (refusals of these are InvalidArgs).
+    /// The number of the write session object at `path`, if it is one.
+    static func writeSession(_ path: String) -> Int? {
+        path.hasPrefix(ScannerAPI.writesPath + "/") ? Int(path.dropFirst(ScannerAPI.writesPath.count + 1)) : nil
+    }
+
     static func isMethod(_ call: Call) -> Bool {
-        let path = session(call.path) == nil ? call.path : sessionPath
+        let path = session(call.path) != nil ? sessionPath : writeSession(call.path) != nil ? writeSessionPath : call.path
         return methods.contains { $0.path == path && $0.interface == call.interface && $0.member == call.member }
     }
 
@@ -179,6 +229,7 @@ struct ValueProgram {
     static let words: [String] = ["app-name", "app-icon", "desktop-entry", "filters"]
         + HandlerFilter.Key.allCases.map(\.rawValue)
         + ["object", "multiple", "alert-message", "timeout", "language", "background", "AlertMessage",
+           "message", "uri", "text", "text-language", "erase", "lock", "format", "password", "https://example.com/new",
            "https", "HTTP", "example.com", "EXAMPLE.com.", "[::1]", "/posters", "/a/../b/%7e", "text/vcard", "image/*",
            "*/*", "example.com:ticket", "android.com:pkg", "com.example.app", "org.example.App.desktop",
            "en", "zh_CN.UTF-8", "zh-Hans", "badge", " Posters ", "\u{202E}evil", "a\nb", ScannerAPI.sessionsPath + "/2"]
@@ -201,7 +252,7 @@ struct ValueProgram {
 
     mutating func call() -> Call {
         let choice = Int(next())
-        let (path, interface, member) = choice < Self.methods.count * 30
+        let (path, interface, member) = choice < Self.methodChoices
             ? Self.methods[choice % Self.methods.count]
             : (text(), text(), text())
         let shape = next()
