@@ -18,17 +18,17 @@ Run it with Debian's /usr/bin/python3 (python3-dbus, python3-gi).
 """
 
 import argparse
-import json
+import os
 import sys
 
 import dbus
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
-SCANNER = "org.nfcscan.Scanner1"
-PATH = "/org/nfcscan/Scanner1"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from session_client import SCANNER, SessionSignals, peek, recorder, start  # noqa: E402
+
 SESSION = "org.nfcscan.ScanSession1"
-PROPERTIES = "org.freedesktop.DBus.Properties"
 
 
 def main():
@@ -43,31 +43,19 @@ def main():
     parser.add_argument("--peek")
     parser.add_argument("--restart-after", type=float, default=0)
     args = parser.parse_args()
-
-    def record(**event):
-        with open(args.record, "a", encoding="utf-8") as f:
-            f.write(json.dumps(event, ensure_ascii=False) + "\n")
+    record = recorder(args.record)
 
     DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     if args.peek:
-        try:
-            bus.get_object(SCANNER, args.peek, introspect=False).GetAll(SESSION, dbus_interface=PROPERTIES)
-            record(event="peek", error=None)
-        except dbus.DBusException as e:
-            record(event="peek", error=e.get_dbus_name())
+        peek(bus, args.peek, SESSION, record)
         return 0
 
     loop = GLib.MainLoop()
-    state = {"path": None, "detected": 0, "early": []}
+    state = {"detected": 0}
 
-    def on_signal(*args_, **kw):
-        path, member = kw["path"], kw["member"]
-        if state["path"] is None:
-            state["early"].append((args_, kw))
-            return
-        if path != state["path"]:
-            return
+    def on_signal(member, args_):
+        path = signals.path
         if member == "Detected":
             scan = args_[0]
             first = scan["records"][0] if scan["records"] else {}
@@ -93,9 +81,7 @@ def main():
                                                           int(v) if isinstance(v, (dbus.UInt32, dbus.Int32)) else str(v))
                                                  for k, v in args_[1].items()})
 
-    bus.add_signal_receiver(on_signal, dbus_interface=SESSION, bus_name=SCANNER, path_keyword="path", member_keyword="member")
-    bus.add_signal_receiver(on_signal, signal_name="PropertiesChanged", dbus_interface=PROPERTIES, bus_name=SCANNER,
-                            path_keyword="path", member_keyword="member")
+    signals = SessionSignals(bus, SESSION, on_signal)
     options = {}
     if args.object is not None:
         options["object"] = dbus.String(args.object)
@@ -105,16 +91,10 @@ def main():
         options["alert-message"] = dbus.String(args.alert)
     if args.timeout is not None:
         options["timeout"] = dbus.UInt32(args.timeout)
-    try:
-        path = bus.get_object(SCANNER, PATH, introspect=False).StartScanSession(
-            dbus.Dictionary(options, signature="sv"), dbus_interface=SCANNER)
-    except dbus.DBusException as e:
-        record(event="refused", error=e.get_dbus_name(), message=e.get_dbus_message())
+    path = start(bus, "StartScanSession", options, record)
+    if path is None:
         return 1
-    state["path"] = str(path)
-    record(event="started", path=str(path))
-    for args_, kw in state["early"]:
-        on_signal(*args_, **kw)
+    signals.started(path)
     loop.run()
     return 0
 

@@ -17,17 +17,17 @@ Run it with Debian's /usr/bin/python3 (python3-dbus, python3-gi).
 """
 
 import argparse
-import json
+import os
 import sys
 
 import dbus
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
-SCANNER = "org.nfcscan.Scanner1"
-PATH = "/org/nfcscan/Scanner1"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from session_client import PROPERTIES, SCANNER, SessionSignals, peek, recorder, start  # noqa: E402
+
 WRITE = "org.nfcscan.WriteSession1"
-PROPERTIES = "org.freedesktop.DBus.Properties"
 
 
 def plain(value):
@@ -59,30 +59,16 @@ def main():
     parser.add_argument("--cancel-after", type=float, default=0)
     parser.add_argument("--peek")
     args = parser.parse_args()
-
-    def record(**event):
-        with open(args.record, "a", encoding="utf-8") as f:
-            f.write(json.dumps(event, ensure_ascii=False) + "\n")
+    record = recorder(args.record)
 
     DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     if args.peek:
-        try:
-            bus.get_object(SCANNER, args.peek, introspect=False).GetAll(WRITE, dbus_interface=PROPERTIES)
-            record(event="peek", error=None)
-        except dbus.DBusException as e:
-            record(event="peek", error=e.get_dbus_name())
+        peek(bus, args.peek, WRITE, record)
         return 0
     loop = GLib.MainLoop()
-    state = {"path": None, "early": []}
 
-    def on_signal(*args_, **kw):
-        path, member = kw["path"], kw["member"]
-        if state["path"] is None:
-            state["early"].append((args_, kw))
-            return
-        if path != state["path"]:
-            return
+    def on_signal(member, args_):
         if member == "Ended":
             record(event="ended", ending=str(args_[0]), message=str(args_[1]),
                    details={str(k): plain(v) for k, v in args_[2].items()})
@@ -90,9 +76,7 @@ def main():
         elif member == "PropertiesChanged" and args_[0] == WRITE:
             record(event="properties", changed={str(k): plain(v) for k, v in args_[1].items()})
 
-    bus.add_signal_receiver(on_signal, dbus_interface=WRITE, bus_name=SCANNER, path_keyword="path", member_keyword="member")
-    bus.add_signal_receiver(on_signal, signal_name="PropertiesChanged", dbus_interface=PROPERTIES, bus_name=SCANNER,
-                            path_keyword="path", member_keyword="member")
+    signals = SessionSignals(bus, WRITE, on_signal)
     options = {}
     if args.object is not None:
         options["object"] = dbus.String(args.object)
@@ -108,25 +92,19 @@ def main():
         options["language"] = dbus.String(args.language)
     if args.timeout is not None:
         options["timeout"] = dbus.UInt32(args.timeout)
-    try:
-        path = bus.get_object(SCANNER, PATH, introspect=False).StartWriteSession(
-            dbus.Dictionary(options, signature="sv"), dbus_interface=SCANNER)
-    except dbus.DBusException as e:
-        record(event="refused", error=e.get_dbus_name(), message=e.get_dbus_message())
+    path = start(bus, "StartWriteSession", options, record)
+    if path is None:
         return 1
-    state["path"] = str(path)
-    record(event="started", path=str(path))
     try:
-        properties = bus.get_object(SCANNER, state["path"], introspect=False).GetAll(WRITE, dbus_interface=PROPERTIES)
+        properties = bus.get_object(SCANNER, path, introspect=False).GetAll(WRITE, dbus_interface=PROPERTIES)
         record(event="initial", properties={str(k): plain(v) for k, v in properties.items()})
     except dbus.DBusException as e:
         record(event="initial", error=e.get_dbus_name())
-    for args_, kw in state["early"]:
-        on_signal(*args_, **kw)
+    signals.started(path)
     if args.cancel_after:
         def cancel():
             try:
-                bus.get_object(SCANNER, state["path"], introspect=False).Cancel(dbus_interface=WRITE)
+                bus.get_object(SCANNER, path, introspect=False).Cancel(dbus_interface=WRITE)
                 record(event="canceled")
             except dbus.DBusException as e:
                 record(event="cancel-refused", error=e.get_dbus_name())

@@ -1,0 +1,66 @@
+import NDEF
+import NFCReaders
+@testable import NFCScanKit
+import NFCSim
+import NFCTags
+import Testing
+
+/// ObjectWrite, the one write every face runs (nfcscand's write session; `nfcscan write` can use
+/// it too): against the real simulated chip through DetectedObject.perform, its outcome as a
+/// WriteResult whose ending is the copy's, and what the object then reads back.
+@Suite struct ObjectWriteTests {
+    static let old = NDEFMessage(URIRecord(uri: "https://example.com/old").record())
+
+    static func object() throws -> (DetectedObject, InProcessTransport<VirtualType2Tag>) {
+        let tag = try VirtualType2Tag(product: .ntag213, message: old)
+        let transport = InProcessTransport(tag)
+        let object = DetectedObject(identifier: VirtualType2Tag.defaultUID, technology: .iso14443A(atqa: [0x00, 0x44], sak: 0x00, ats: []),
+                                    platform: .type2, transport: transport)
+        return (object, transport)
+    }
+
+    @Test func aLinkIsWrittenVerifiedAndReadsBack() async throws {
+        let (object, transport) = try Self.object()
+        let result = await ObjectWrite.link("https://example.com/new").run(on: object)
+        #expect(result.ending == .done && result.written && !result.locked && result.error == nil)
+        #expect(result.report?.changed == true && (result.report?.roundTrips ?? 0) > 0)
+        #expect(try await Type2Tag.readNDEF(over: transport).message == NDEFMessage(URIRecord(uri: "https://example.com/new").record()))
+        let again = await ObjectWrite.link("https://example.com/new").run(on: object)
+        #expect(again.ending == .done && again.report?.changed == false, "an object that holds it already is not written")
+    }
+
+    @Test func tooLargeIsRefusedAndTheObjectKeepsItsMessage() async throws {
+        let (object, transport) = try Self.object()
+        let result = await ObjectWrite.text(String(repeating: "x", count: 200))!.run(on: object)
+        #expect(result.ending == .tooLarge && !result.written)
+        guard case .refused(.doesNotFit)? = result.error else { Issue.record("\(String(describing: result.error))"); return }
+        #expect(try await Type2Tag.readNDEF(over: transport).message == Self.old)
+        #expect(await transport.commands.allSatisfy { $0.first != Type2Command.writeCode })
+    }
+
+    @Test func anEraseLeavesAnEmptyMessage() async throws {
+        let (object, transport) = try Self.object()
+        #expect(await ObjectWrite.erase().run(on: object).ending == .done)
+        #expect(try await Type2Tag.readNDEF(over: transport).ndefBytes == [])
+    }
+
+    /// Locking comes only after the verified write: whatever the lock's outcome, the message is
+    /// written first, and `done` means locked too.
+    @Test func aLockComesAfterTheVerifiedWrite() async throws {
+        let (object, transport) = try Self.object()
+        let result = await ObjectWrite.link("https://example.com/locked", lock: true).run(on: object)
+        #expect(result.written)
+        #expect((result.ending == .done) == result.locked, "\(result)")
+        #expect(try await Type2Tag.readNDEF(over: transport).message == NDEFMessage(URIRecord(uri: "https://example.com/locked").record()))
+    }
+
+    @Test func aMessageIsCheckedAndNamedByWhatItHolds() throws {
+        let link = NDEFMessage(URIRecord(uri: "https://example.com/").record()).encoded()
+        #expect(ObjectWrite.message(link)?.action == .save(.link))
+        #expect(ObjectWrite.message(NDEFMessage(try TextRecord(text: "Hi").record()).encoded())?.action == .save(.text))
+        let two = NDEFMessage(URIRecord(uri: "https://example.com/").record(), try TextRecord(text: "Hi").record()).encoded()
+        #expect(ObjectWrite.message(two)?.action == .save(.information))
+        #expect(ObjectWrite.message([0xD1, 0x01, 0x09, 0x55]) == nil, "a message that does not decode is refused")
+        #expect(ObjectWrite.text("Hi", language: String(repeating: "a", count: 64)) == nil)
+    }
+}
