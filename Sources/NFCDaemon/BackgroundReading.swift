@@ -28,6 +28,8 @@ enum BackgroundReading {
                 let object = try await session.next(timeout: nil, arrived: { events(.reading) }, claim: { object in
                     guard let (id, write) = writes.take() else { return false }
                     events(.writing(session: id))
+                    // The loop decides: its session may have ended since (then the object is read).
+                    guard await writes.confirmation(for: id) else { return false }
                     events(.written(session: id, await write.run(on: object)))
                     return true
                 })
@@ -48,20 +50,65 @@ enum BackgroundReading {
 }
 
 /// The write an active write session armed: taken by the first object to arrive (once), dropped
-/// when the session ends. The daemon's loop arms and disarms it, background reading's task takes
-/// it, so it sits behind a lock.
+/// when the session ends; then the taker waits for the loop's go-ahead (``DaemonEffect/confirmWrite(session:go:)``),
+/// since the session may have ended between the take and the loop hearing of it. The daemon's
+/// loop arms, disarms and answers, background reading's task takes and waits, so it sits behind a lock.
 final class ArmedWrite: Sendable {
-    private let armed = Mutex<(session: Int, write: ObjectWrite)?>(nil)
+    private struct State {
+        var armed: (session: Int, write: ObjectWrite)?
+        /// Takers waiting for the loop's answer, and answers that came before their taker waited.
+        var waiting: [Int: CheckedContinuation<Bool, Never>] = [:]
+        var answers: [Int: Bool] = [:]
+        /// The loop has ended: nobody will answer (every write is refused).
+        var closed = false
+    }
 
-    func arm(_ session: Int, _ write: ObjectWrite) { armed.withLock { $0 = (session, write) } }
+    private let state = Mutex(State())
+
+    func arm(_ session: Int, _ write: ObjectWrite) { state.withLock { $0.armed = (session, write) } }
 
     /// Drops session `session`'s write unless an object has taken it already.
-    func disarm(_ session: Int) { armed.withLock { if $0?.session == session { $0 = nil } } }
+    func disarm(_ session: Int) { state.withLock { if $0.armed?.session == session { $0.armed = nil } } }
 
     func take() -> (session: Int, write: ObjectWrite)? {
-        armed.withLock { armed in
-            defer { armed = nil }
-            return armed
+        state.withLock { state in
+            defer { state.armed = nil }
+            return state.closed ? nil : state.armed
         }
+    }
+
+    /// Waits for the loop's answer about session `session`'s write.
+    func confirmation(for session: Int) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool? in
+                if state.closed { return false }
+                if let answer = state.answers.removeValue(forKey: session) { return answer }
+                state.waiting[session] = continuation
+                return nil
+            }
+            if let now { continuation.resume(returning: now) }
+        }
+    }
+
+    func confirm(_ session: Int, _ go: Bool) {
+        let waiter = state.withLock { state in
+            guard let waiter = state.waiting.removeValue(forKey: session) else {
+                state.answers[session] = go
+                return nil as CheckedContinuation<Bool, Never>?
+            }
+            return waiter
+        }
+        waiter?.resume(returning: go)
+    }
+
+    /// The loop ended: whoever waits is refused.
+    func close() {
+        let waiters = state.withLock { state in
+            state.closed = true
+            state.armed = nil
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        for waiter in waiters { waiter.resume(returning: false) }
     }
 }

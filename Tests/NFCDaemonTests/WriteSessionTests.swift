@@ -117,6 +117,7 @@ import Testing
         #expect(!rig.send(.reading(generation: 1, .reading)).contains { if case .update = $0 { true } else { false } })
 
         let writing = rig.send(.reading(generation: 1, .writing(session: 1)))
+        #expect(writing.contains(.confirmWrite(session: 1, go: true)))
         #expect(writing.contains(.cancelTimer(.sessionTimeout(1))), "the write is bounded by the link, not the session's clock")
         #expect(writing.contains(.update(path: path, interface: ScannerAPI.writeSessionInterface,
                                          ["State": .string("writing"), "AlertMessage": .string("Saving to the poster. Keep it still.")])))
@@ -210,6 +211,49 @@ import Testing
         let done = rig.send(.reading(generation: 0, .written(session: 1, WriteResult(ending: .movedAwayTooSoon, error: .link(.objectRemoved(roundTrips: 3))))))
         #expect(Self.ended(done)?.ending == "moved-away")
         #expect(Self.ended(done)?.message == "The poster moved away too soon. Try again.")
+    }
+
+    /// The session timed out (or was canceled) after background reading took its write but before
+    /// the loop heard of it: the write is called off and the object read as any other, so no app is
+    /// told "timeout" of an object then written. Background reading always gets an answer.
+    @Test func aWriteTakenAsTheSessionEndsIsCalledOff() {
+        var rig = Rig()
+        _ = rig.request(.startWrite(Self.link), from: ":1.30")
+        let timeout = rig.send(.timerFired(.sessionTimeout(1)))
+        #expect(Self.ended(timeout)?.ending == "timeout")
+        let late = rig.send(.reading(generation: 1, .writing(session: 1)))
+        #expect(late.contains(.confirmWrite(session: 1, go: false)))
+        #expect(!late.contains { if case .update = $0 { true } else { false } })
+        #expect(rig.send(.reading(generation: 7, .writing(session: 9))).contains(.confirmWrite(session: 9, go: false)))
+        // A second take for the same session while it writes is refused too.
+        _ = rig.request(.startWrite(Self.link), from: ":1.30")
+        #expect(rig.send(.reading(generation: 1, .writing(session: 2))).contains(.confirmWrite(session: 2, go: true)))
+        #expect(rig.send(.reading(generation: 1, .writing(session: 2))).contains(.confirmWrite(session: 2, go: false)))
+    }
+
+    /// The slot between the loop and background reading: taken once, dropped by its own session
+    /// only, answered whether the answer comes before or after the taker waits, and refused once
+    /// the loop has ended.
+    @Test func theArmedWriteIsTakenOnceAndAnswered() async {
+        let slot = ArmedWrite()
+        slot.arm(1, Self.link.write)
+        slot.disarm(2)
+        #expect(slot.take()?.session == 1)
+        #expect(slot.take() == nil, "taken once")
+        slot.arm(3, Self.link.write)
+        slot.disarm(3)
+        #expect(slot.take() == nil)
+        slot.confirm(1, true)
+        #expect(await slot.confirmation(for: 1), "answered before the taker waited")
+        async let waited = slot.confirmation(for: 4)
+        // The answer may come before or after the wait begins: both give it.
+        slot.confirm(4, false)
+        #expect(await waited == false)
+        async let last = slot.confirmation(for: 5)
+        slot.close()
+        #expect(await last == false, "the loop ended: refused")
+        slot.arm(6, Self.link.write)
+        #expect(slot.take() == nil)
     }
 
     @Test func theQueueIsBoundedForWritesToo() {

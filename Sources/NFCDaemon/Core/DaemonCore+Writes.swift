@@ -42,10 +42,16 @@ extension DaemonCore {
         endSession(id, .userCanceled)
     }
 
-    /// Background reading took the armed write: the object is being written. The timeout stops
-    /// (the write is bounded by the link's own), the sheet says to keep it still.
+    /// Background reading took the armed write for an object and waits for the go-ahead: given
+    /// while the session is still active (the timeout stops: the write is bounded by the link's
+    /// own; the sheet says to keep it still), refused when it ended meanwhile (a timeout or a
+    /// cancel decided first), so no app is told "timeout" of an object then written.
     mutating func writing(_ id: Int) {
-        guard let session = sessions.active, session.id == id, session.write != nil else { return }
+        guard let session = sessions.active, session.id == id, session.write != nil, !session.writing else {
+            log(.info, "an object arrived for write session \(id), which has ended: it is read instead")
+            return emit(.confirmWrite(session: id, go: false))
+        }
+        emit(.confirmWrite(session: id, go: true))
         sessions.update(id) { $0.writing = true }
         emit(.cancelTimer(.sessionTimeout(id)))
         let text = writeCopy(for: session.options).writing

@@ -140,6 +140,9 @@ struct DaemonCore: Sendable {
         case .reading(_, .written(let id, let result)):
             // Whichever generation wrote it: a session waits for its write's outcome.
             written(id, result)
+        case .reading(_, .writing(let id)):
+            // Always answered: the reading task waits for it.
+            writing(id)
         case .reading(let generation, let event):
             if generation == reading.generation, reading.running { handle(event) }
         case .condition(let source, let holds):
@@ -394,8 +397,7 @@ extension DaemonCore {
             } else {
                 offer(report, uid: object.identifier)
             }
-        case .writing(let id): writing(id)
-        case .written: break  // handled above, whatever its generation
+        case .writing, .written: break  // handled above, whatever their generation
         }
     }
 }

@@ -66,7 +66,8 @@ enum ReadingEvent: Sendable {
     case reading
     case scanned(ScannedObject)
     case failed(String)
-    /// An object arrived while write session `session` was armed and is being written (not read).
+    /// An object arrived while write session `session` was armed: background reading waits for
+    /// ``DaemonEffect/confirmWrite(session:go:)`` before writing it (not reading it).
     case writing(session: Int)
     /// Write session `session`'s write ended (the object has been let go).
     case written(session: Int, WriteResult)

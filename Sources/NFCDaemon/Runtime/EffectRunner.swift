@@ -132,6 +132,7 @@ struct EffectRunner {
             }
         case .armWrite(let session, let write): writes.arm(session, write)
         case .disarmWrite(let session): writes.disarm(session)
+        case .confirmWrite(let session, let go): writes.confirm(session, go)
         case .armTimer(let timer, let delay):
             let sink = sink
             timers.removeValue(forKey: timer)?.cancel()
@@ -167,6 +168,7 @@ struct EffectRunner {
         inhibitors = [:]
         for stop in readingStops.values { stop.finish() }
         readingStops = [:]
+        writes.close()
         calls.failAll()
     }
 
