@@ -1,5 +1,4 @@
 import NDEFReport
-import Synchronization
 import Systemd
 
 /// An in-app scan session run by nfcscand (org.nfcscan.ScanSession1), as an async sequence: the
@@ -80,41 +79,11 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
 
     /// Starts a session; the first event is the prompt to show.
     public static func start(_ options: Options, on bus: BusConnection) async throws(BusError) -> DaemonScanSession {
-        let (events, sink) = AsyncStream.makeStream(of: Event.self)
-        // Signals may come before the reply names the session's path: keep them until then.
-        let pending = Mutex<(path: String?, early: [BusSignal])>((nil, []))
-        let handle: @Sendable (BusSignal) -> Void = { signal in
-            let path = pending.withLock { state -> String? in
-                if state.path == nil { state.early.append(signal) }
-                return state.path
-            }
-            if let path, signal.path == path { deliver(signal, to: sink) }
-        }
-        let subscription = try bus.addMatch("type='signal',sender='\(busName)',path_namespace='\(path)/sessions'", handler: handle)
-        let reply: [DBusValue]
-        do {
-            reply = try await bus.call(destination: busName, path: path, interface: "org.nfcscan.Scanner1",
-                                       member: "StartScanSession", [options.busValue])
-        } catch {
-            subscription.cancel()
-            throw error
-        }
-        guard case .objectPath(let objectPath)? = reply.first else {
-            subscription.cancel()
-            throw .marshal("StartScanSession answered \(reply)")
-        }
-        let session = DaemonScanSession(bus: bus, objectPath: objectPath, events: events, subscription: subscription)
-        if let prompt = try? await bus.call(destination: busName, path: objectPath, interface: "org.freedesktop.DBus.Properties",
-                                            member: "Get", [.string(interface), .string("AlertMessage")]).first?.stringValue {
-            sink.yield(.alertMessage(prompt))
-        }
-        let early = pending.withLock { state -> [BusSignal] in
-            state.path = objectPath
-            defer { state.early = [] }
-            return state.early
-        }
-        for signal in early where signal.path == objectPath { deliver(signal, to: sink) }
-        sink.onTermination = { [weak session] termination in
+        let started = try await DaemonSessionStart.start("StartScanSession", options: options.busValue, interface: interface,
+                                                         namespace: "\(path)/sessions", on: bus, prompt: Event.alertMessage,
+                                                         deliver: deliver)
+        let session = DaemonScanSession(bus: bus, objectPath: started.objectPath, events: started.events, subscription: started.subscription)
+        started.sink.onTermination = { [weak session] termination in
             guard let session else { return }
             session.subscription.cancel()
             // The app stopped listening before the session ended: end it.

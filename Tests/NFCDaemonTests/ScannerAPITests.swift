@@ -151,6 +151,30 @@ import Testing
     }
 }
 
+extension ScannerAPITests {
+    /// The Swift face of write sessions: the end with the daemon's code and sentence (no reader
+    /// here: unavailable);
+    /// a refusal comes back as the daemon's error naming the option.
+    @Test func theSwiftWriteClientSeesThePromptAndTheEnd() async throws {
+        let running = try await Running()
+        let session = try await DaemonWriteSession.start(.init(.link("https://example.com/poster"), object: "poster", language: .english),
+                                                         on: running.app)
+        #expect(session.objectPath.hasPrefix(ScannerAPI.writesPath + "/"))
+        var events: [DaemonWriteSession.Event] = []
+        for await event in session { events.append(event) }
+        // It ends at once (no reader), so the prompt may be gone before it is asked for.
+        #expect(events.dropLast().allSatisfy { $0 == .alertMessage("Hold the poster near the reader to save the link.") })
+        #expect(events.last == .ended(.init(code: "unavailable", message: ScanCopy.catalog(object: "poster").noReader, written: false,
+                                            locked: false, error: nil)))
+        var password = ObjectWrite.erase()
+        password.options.password = [1, 2, 3]
+        await #expect(throws: BusError.remote(name: ScannerAPI.ErrorName.invalidArgs, message: "option \"password\" must be 4 bytes")) {
+            _ = try await DaemonWriteSession.start(.init(password), on: running.app)
+        }
+        await running.stop()
+    }
+}
+
 /// nfcscand's service group as main.swift builds it, on a private bus.
 @Suite(.serialized) struct DaemonServiceGroupTests {
     /// The watchdog only asks: each heartbeat is an input the loop handles (the core answers it
