@@ -64,10 +64,10 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
     }
 
     private let bus: BusConnection
+    /// The session's path, its events and its signals' subscription.
+    private let started: DaemonSessionStart.Started<Event>
     /// The session's object path.
-    public let objectPath: String
-    private let events: AsyncStream<Event>
-    private let subscription: BusSubscription
+    public var objectPath: String { started.objectPath }
 
     /// Whether nfcscand serves on `bus` now (asked without starting it through D-Bus activation).
     public static func daemonIsRunning(on bus: BusConnection) async -> Bool {
@@ -82,10 +82,10 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
         let started = try await DaemonSessionStart.start("StartScanSession", options: options.busValue, interface: interface,
                                                          namespace: "\(path)/sessions", on: bus, prompt: Event.alertMessage,
                                                          deliver: deliver)
-        let session = DaemonScanSession(bus: bus, objectPath: started.objectPath, events: started.events, subscription: started.subscription)
+        let session = DaemonScanSession(bus: bus, started: started)
         started.sink.onTermination = { [weak session] termination in
             guard let session else { return }
-            session.subscription.cancel()
+            session.started.subscription.cancel()
             // The app stopped listening before the session ended: end it.
             if case .cancelled = termination { session.sendInvalidate("") }
         }
@@ -111,11 +111,9 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
         }
     }
 
-    private init(bus: BusConnection, objectPath: String, events: AsyncStream<Event>, subscription: BusSubscription) {
+    private init(bus: BusConnection, started: DaemonSessionStart.Started<Event>) {
         self.bus = bus
-        self.objectPath = objectPath
-        self.events = events
-        self.subscription = subscription
+        self.started = started
     }
 
     /// Looks again: objects already near a reader are read again (the active session only).
@@ -130,5 +128,5 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
         try? bus.send(destination: Self.busName, path: objectPath, interface: Self.interface, member: "Invalidate", [.string(message)])
     }
 
-    public func makeAsyncIterator() -> AsyncStream<Event>.Iterator { events.makeAsyncIterator() }
+    public func makeAsyncIterator() -> AsyncStream<Event>.Iterator { started.events.makeAsyncIterator() }
 }

@@ -87,10 +87,10 @@ public final class DaemonWriteSession: AsyncSequence, Sendable {
     }
 
     private let bus: BusConnection
+    /// The session's path, its events and its signals' subscription.
+    private let started: DaemonSessionStart.Started<Event>
     /// The session's object path.
-    public let objectPath: String
-    private let events: AsyncStream<Event>
-    private let subscription: BusSubscription
+    public var objectPath: String { started.objectPath }
 
     /// Starts a session; the first event is the prompt to show. A refusal (InvalidArgs naming the
     /// option, SystemBusy, RadioDisabled) is thrown as the daemon's error.
@@ -98,10 +98,10 @@ public final class DaemonWriteSession: AsyncSequence, Sendable {
         let started = try await DaemonSessionStart.start("StartWriteSession", options: options.busValue, interface: interface,
                                                          namespace: "\(DaemonSessionStart.path)/writes", on: bus,
                                                          prompt: Event.alertMessage, deliver: deliver)
-        let session = DaemonWriteSession(bus: bus, objectPath: started.objectPath, events: started.events, subscription: started.subscription)
+        let session = DaemonWriteSession(bus: bus, started: started)
         started.sink.onTermination = { [weak session] termination in
             guard let session else { return }
-            session.subscription.cancel()
+            session.started.subscription.cancel()
             if case .cancelled = termination { session.cancel() }
         }
         return session
@@ -124,11 +124,9 @@ public final class DaemonWriteSession: AsyncSequence, Sendable {
         }
     }
 
-    private init(bus: BusConnection, objectPath: String, events: AsyncStream<Event>, subscription: BusSubscription) {
+    private init(bus: BusConnection, started: DaemonSessionStart.Started<Event>) {
         self.bus = bus
-        self.objectPath = objectPath
-        self.events = events
-        self.subscription = subscription
+        self.started = started
     }
 
     /// Cancels the session (ending `user-canceled`); while the object is being written the daemon
@@ -137,5 +135,5 @@ public final class DaemonWriteSession: AsyncSequence, Sendable {
         try? bus.send(destination: DaemonSessionStart.busName, path: objectPath, interface: Self.interface, member: "Cancel", [])
     }
 
-    public func makeAsyncIterator() -> AsyncStream<Event>.Iterator { events.makeAsyncIterator() }
+    public func makeAsyncIterator() -> AsyncStream<Event>.Iterator { started.events.makeAsyncIterator() }
 }
