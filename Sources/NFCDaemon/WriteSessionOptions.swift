@@ -26,6 +26,7 @@ struct WriteSessionOptions: Sendable, Equatable {
         var textLanguage = "en"
         var session: [String: DBusValue] = [:]
         var text: String?
+        var uri: String?
         // In key order, so that a call with several faults always gets the same answer.
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             switch key {
@@ -38,9 +39,8 @@ struct WriteSessionOptions: Sendable, Equatable {
                 }
                 contents.append((key, write))
             case "uri":
-                let uri = try Self.line(key, value)
-                guard !uri.isEmpty else { throw .badValue(key, "must not be empty (send erase to empty the object)") }
-                contents.append((key, .link(uri)))
+                uri = try Self.line(key, value)
+                guard uri?.isEmpty == false else { throw .badValue(key, "must not be empty (send erase to empty the object)") }
             case "text":
                 text = try Self.string(key, value)
                 guard text?.isEmpty == false else { throw .badValue(key, "must not be empty (send erase to empty the object)") }
@@ -65,17 +65,18 @@ struct WriteSessionOptions: Sendable, Equatable {
                 throw .badValue(key, "is not an option of StartWriteSession (\(Self.keys))")
             }
         }
-        if let text {
-            guard let write = ObjectWrite.text(text, language: textLanguage) else {
+        // A link and a text may go together, as with nfcscan write: two records, the link first.
+        if uri != nil || text != nil {
+            guard let write = ObjectWrite.records(link: uri, text: text, language: textLanguage) else {
                 throw .badValue("text-language", "cannot go in a text record")
             }
-            contents.append(("text", write))
+            contents.append((uri != nil ? "uri" : "text", write))
         }
         guard contents.count <= 1 else {
-            throw .badValue(contents[1].key, "cannot go with \(contents[0].key): send one of message, uri, text or erase")
+            throw .badValue(contents[1].key, "cannot go with \(contents[0].key): send one of message, uri and/or text, or erase")
         }
         guard var write = contents.first?.write ?? (lock ? ObjectWrite(message: nil, action: .lock) : nil) else {
-            throw .badValue("message", "is missing: send one of message (ay), uri (s), text (s) or erase (b), or lock (b) alone")
+            throw .badValue("message", "is missing: send one of message (ay), uri (s) and/or text (s), or erase (b), or lock (b) alone")
         }
         write.options = options
         write.lock = lock

@@ -34,6 +34,21 @@ public struct ObjectWrite: Sendable, Equatable {
         return ObjectWrite(message: NDEFMessage(record).encoded(), options: options, lock: lock, action: .save(.text))
     }
 
+    /// A link, a text, or both (two records, the link first, as `nfcscan write --uri --text`
+    /// writes them); nil when neither is given or `language` is not a language code a text record carries.
+    public static func records(link: String?, text: String?, language: String = "en", options: WriteOptions = .init(),
+                               lock: Bool = false) -> ObjectWrite? {
+        switch (link, text) {
+        case (let link?, nil): return .link(link, options: options, lock: lock)
+        case (nil, let text?): return .text(text, language: language, options: options, lock: lock)
+        case (let link?, let text?):
+            guard let record = try? TextRecord(text: text, language: language).record() else { return nil }
+            return ObjectWrite(message: NDEFMessage(URIRecord(uri: link).record(), record).encoded(), options: options, lock: lock,
+                               action: .save(.information))
+        case (nil, nil): return nil
+        }
+    }
+
     /// A whole encoded message, checked strictly (it came from outside): nil when it does not decode.
     public static func message(_ bytes: [UInt8], options: WriteOptions = .init(), lock: Bool = false) -> ObjectWrite? {
         guard let message = try? NDEFMessage(decoding: bytes) else { return nil }

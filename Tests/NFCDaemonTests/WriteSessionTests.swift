@@ -40,15 +40,19 @@ import Testing
         let erase = try WriteSessionOptions(["erase": .boolean(true), "lock": .boolean(true), "timeout": .uint32(5), "language": .string("zh_CN.UTF-8")])
         #expect(erase.write.message == [] && erase.write.lock && erase.write.action == .erase)
         #expect(erase.session.timeout == 5 && erase.session.language == .simplifiedChinese)
+        let both = try WriteSessionOptions(["uri": .string("https://example.com/"), "text": .string("Summer concert")])
+        #expect(both.write.action == .save(.information))
+        #expect(both.write.message == NDEFMessage(URIRecord(uri: "https://example.com/").record(), try TextRecord(text: "Summer concert").record()).encoded(),
+                "a link and a text: two records, the link first, as nfcscan write")
         let lockOnly = try WriteSessionOptions(["lock": .boolean(true)])
         #expect(lockOnly.write.message == nil && lockOnly.write.action == .lock)
         #expect(try WriteSessionOptions(["uri": .string("https://example.com/"), "erase": .boolean(false)]).write.lock == false)
     }
 
     @Test func untrustedOptionsAreRefusedNamingTheFault() {
-        #expect(Self.refusal([:]) == "option \"message\" is missing: send one of message (ay), uri (s), text (s) or erase (b), or lock (b) alone")
+        #expect(Self.refusal([:]) == "option \"message\" is missing: send one of message (ay), uri (s) and/or text (s), or erase (b), or lock (b) alone")
         #expect(Self.refusal(["lock": .boolean(false)])?.contains("is missing") == true, "lock false is no action")
-        #expect(Self.refusal(["uri": .string("https://example.com/"), "text": .string("hi")]) == "option \"text\" cannot go with uri: send one of message, uri, text or erase")
+        #expect(Self.refusal(["uri": .string("https://example.com/"), "erase": .boolean(true)]) == "option \"uri\" cannot go with erase: send one of message, uri and/or text, or erase")
         #expect(Self.refusal(["message": Self.bytes(Array(repeating: 0, count: 64 * 1024 + 1))]) == "option \"message\" must be 1 to 65536 bytes")
         #expect(Self.refusal(["message": Self.bytes([0xD1, 0x01, 0x09, 0x55])])?.hasPrefix("option \"message\" is not a well-formed message") == true)
         #expect(Self.refusal(["message": .string("https://example.com/")]) == "option \"message\" must be bytes (ay)")

@@ -47,14 +47,14 @@ extension DaemonCore {
     /// own; the sheet says to keep it still), refused when it ended meanwhile (a timeout or a
     /// cancel decided first), so no app is told "timeout" of an object then written.
     mutating func writing(_ id: Int) {
-        guard let session = sessions.active, session.id == id, session.write != nil, !session.writing else {
+        guard let session = sessions.active, session.id == id, let write = session.write, !session.writing else {
             log(.info, "an object arrived for write session \(id), which has ended: it is read instead")
             return emit(.confirmWrite(session: id, go: false))
         }
         emit(.confirmWrite(session: id, go: true))
         sessions.update(id) { $0.writing = true }
         emit(.cancelTimer(.sessionTimeout(id)))
-        let text = writeCopy(for: session.options).writing
+        let text = writeCopy(for: session.options).busy(write.action)
         sessions.update(id) { $0.alertMessage = text }
         emit(.update(path: session.path, interface: ScannerAPI.writeSessionInterface,
                      ["State": .string("writing"), "AlertMessage": .string(text)]))
