@@ -3,11 +3,17 @@
 # Write sessions that cannot write: a message larger than the NTAG213 holds ends "too-large"
 # before anything is written (the old link stays), in the language the app asked for; options that
 # contradict each other are refused with InvalidArgs naming them; a session canceled while it
-# waits ends "user-canceled"; another app may not look at a write session.
+# waits ends "user-canceled", and so does one whose app leaves; another app may not look at a
+# write session.
 scenario_write_session_refused() {
   begin write-session-refused
   sim --uri https://example.com/old --after 6 --for 3600
   daemon
+  write_client gone --object poster --uri https://example.com/never --timeout 30
+  wait_for "the first write session" 10 'grep -q initial "$DIR/write-gone.jsonl"' || true
+  kill "$WRITE_PID"; wait "$WRITE_PID" 2>/dev/null || true
+  wait_for "its end with its app" 10 'grep -q "write session 1 ended: user-canceled" "$DIR/nfcscand.log"' || true
+  check "the app left: its write session ended (user-canceled), the object untouched by it" grep -q "write session 1 ended: user-canceled" "$DIR/nfcscand.log"
   write_client big --object poster --message-size 200
   wait_for "the write session" 10 'grep -q started "$DIR/write-big.jsonl"' || true
   local path; path=$(json "$DIR/write-big.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/write-big.jsonl")][0]["path"]')
