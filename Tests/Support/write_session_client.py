@@ -54,6 +54,7 @@ def main():
     parser.add_argument("--text")
     parser.add_argument("--message-size", type=int)
     parser.add_argument("--erase", action="store_true")
+    parser.add_argument("--lock", action="store_true")
     parser.add_argument("--language")
     parser.add_argument("--timeout", type=int)
     parser.add_argument("--cancel-after", type=float, default=0)
@@ -88,6 +89,8 @@ def main():
         options["message"] = dbus.ByteArray(text_message(args.message_size))
     if args.erase:
         options["erase"] = dbus.Boolean(True)
+    if args.lock:
+        options["lock"] = dbus.Boolean(True)
     if args.language is not None:
         options["language"] = dbus.String(args.language)
     if args.timeout is not None:
