@@ -26,11 +26,7 @@ struct InfoCommand: AsyncParsableCommand {
     @OptionGroup var options: ObjectCommandOptions
 
     func run() async throws {
-        let options = options
-        try await ObjectChange(options: options, action: nil,
-                               operation: { driver async throws(TagWriteError) in try await driver.status() },
-                               success: { status, place in Self.print(status, place: place, options: options) })
-            .run()
+        try await ObjectChange(options: options, job: .status).run()
     }
 
     static func print(_ status: TagStatus, place: ObjectPlace, options: ObjectCommandOptions) {

@@ -50,10 +50,7 @@ struct LockCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
-        let options = WriteOptions(password: password?.bytes)
-        try await ObjectChange(options: self.options, action: .lock,
-                               operation: { driver async throws(TagWriteError) in try await driver.makeReadOnly(options: options) },
-                               success: { report, place in WriteCommand.print(report, bytes: 0, action: .lock, place: place, options: self.options) })
-            .run()
+        let lock = ObjectWrite(message: nil, options: WriteOptions(password: password?.bytes), lock: true, action: .lock)
+        try await ObjectChange(options: options, job: .write(lock)).run()
     }
 }

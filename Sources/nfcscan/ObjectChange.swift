@@ -6,18 +6,35 @@ import NFCScanKit
 import NFCTags
 import Systemd
 
-/// One operation on the object a person holds near a reader (write, erase, lock, or a look at its
-/// status), run by `nfcscan write|erase|lock|info`: the prompt, the wait, the operation as one
-/// whole operation on the object's driver, and the sentence (or `--json` report) and exit status.
-struct ObjectChange<Outcome: Sendable> {
+/// What `nfcscan write|erase|lock|info` does to the object a person holds near a reader.
+enum ObjectJob: Sendable {
+    /// Write, erase or lock (``ObjectWrite``: locking only after a verified write, only when asked).
+    case write(ObjectWrite)
+    /// Say what the object is, changing nothing.
+    case status
+
+    /// What the prompts and endings speak of; nil: only looking.
+    var action: WriteAction? {
+        if case .write(let write) = self { return write.action }
+        return nil
+    }
+}
+
+/// One job on the objects people hold near a reader, run by `nfcscan write|erase|lock|info`: the
+/// prompt, the wait, the job as one whole operation on the object's driver, and the sentence (or
+/// `--json` report) and exit status. While nfcscand runs it owns the readers: a write then goes
+/// through its write session (the same prompts, endings and exit statuses).
+struct ObjectChange {
     var options: ObjectCommandOptions
-    /// What the prompts and endings speak of; nil: only looking (`info`).
-    var action: WriteAction?
+    var job: ObjectJob
     /// Objects to handle, one after another ("Now hold another poster near the reader.").
     var count = 1
-    var operation: @Sendable (any TagDriver) async throws(TagWriteError) -> Outcome
-    /// Prints what one handled object gave.
-    var success: (Outcome, ObjectPlace) -> Void
+
+    /// What one handled object gave.
+    enum Outcome: Sendable {
+        case written(WriteResult)
+        case status(TagStatus)
+    }
 
     func run() async throws {
         quietLibnfc(unless: options.verbose)
@@ -27,16 +44,22 @@ struct ObjectChange<Outcome: Sendable> {
         if options.reader == nil, let bus = try? BusConnection.session() {
             defer { bus.close() }
             if await DaemonScanSession.daemonIsRunning(on: bus) {
-                printError(copy.readerBusy)
-                printError("nfcscan: nfcscand is running and uses the readers; name one with --reader (pcscd's readers can be shared), or stop it (systemctl --user stop nfcscand)")
-                throw ExitStatus.readerBusy
+                guard case .write(let write) = job else {
+                    printError(copy.readerBusy)
+                    printError("nfcscan: nfcscand is running and uses the readers; name one with --reader (pcscd's readers can be shared), or stop it (systemctl --user stop nfcscand)")
+                    throw ExitStatus.readerBusy
+                }
+                if options.verbose { printError("nfcscan: nfcscand is running; writing through it (a write session per object)") }
+                for _ in 0..<count {
+                    if let status = await writeThroughDaemon(bus, write: write, language: language, copy: copy) { throw status }
+                }
+                return
             }
         }
-        let first = action.map(writeCopy.writePrompt) ?? copy.firstPrompt
+        let first = job.action.map(writeCopy.writePrompt) ?? copy.firstPrompt
         let prompt = PromptLine()
-        let wait = options.wait
         let scope = ReaderScope(reader: options.reader, verbose: options.verbose, copy: copy)
-        let status = try await scope.run(prompt: prompt, deadline: .now + wait, firstPrompt: first) { session in
+        let status = try await scope.run(prompt: prompt, deadline: .now + options.wait, firstPrompt: first) { session in
             await handle(session, prompt: prompt, first: first, copy: copy, writeCopy: writeCopy)
         }
         if let status { throw status }
@@ -56,16 +79,14 @@ struct ObjectChange<Outcome: Sendable> {
                 fail(message, ending: .timedOut, detail: error.description, place: nil)
                 return status
             }
-            prompt.show(action.map(writeCopy.busy) ?? copy.reading, deadline: nil, secondsLeft: secondsLeft)
+            prompt.show(job.action.map(writeCopy.busy) ?? copy.reading, deadline: nil, secondsLeft: secondsLeft)
             let place = ObjectPlace(object: object, reader: reader)
-            let result: Result<Outcome, TagWriteError>
-            do { result = .success(try await object.perform(operation)) } catch { result = .failure(error) }
-            await object.release()
+            let result = await perform(on: object)
             prompt.clear()
             switch result {
             case .success(let outcome):
                 if options.verbose { printError("nfcscan: \(place.summary) on \(reader.name)") }
-                success(outcome, place)
+                report(outcome, place: place, writeCopy: writeCopy)
             case .failure(let error):
                 let ending = WriteEnding(error)
                 fail(sentence(for: ending, copy: copy, writeCopy: writeCopy), ending: ending, detail: error.description, place: place)
@@ -76,9 +97,99 @@ struct ObjectChange<Outcome: Sendable> {
         return worst
     }
 
+    /// The job on one object, which is let go of afterwards.
+    private func perform(on object: DetectedObject) async -> Result<Outcome, TagWriteError> {
+        switch job {
+        case .write(let write):
+            let result = await write.run(on: object)
+            if let error = result.error { return .failure(error) }
+            return .success(.written(result))
+        case .status:
+            do throws(TagWriteError) {
+                let status = try await object.perform { driver throws(TagWriteError) in try await driver.status() }
+                await object.release()
+                return .success(.status(status))
+            } catch {
+                await object.release()
+                return .failure(error)
+            }
+        }
+    }
+
+    /// The sentence (standard output), or the `--json` report, for a handled object.
+    private func report(_ outcome: Outcome, place: ObjectPlace, writeCopy: any WriteCopyCatalog) {
+        switch outcome {
+        case .written(let result):
+            if options.json {
+                var fields: [ReportValue.Field] = [.init("ending", .string(WriteEnding.done.rawValue)),
+                                                   .init("written", .bool(result.written)), .init("locked", .bool(result.locked))]
+                if let report = result.report {
+                    fields += [.init("changed", .bool(report.changed)), .init("formatted", .bool(report.formatted)),
+                               .init("round_trips", .int(report.roundTrips))]
+                }
+                fields.append(.init("object", place.identity))
+                writeLine(JSONWriter.string(.object(fields)))
+            } else if let action = job.action {
+                writeLine(writeCopy.writeEnded(.done, action))
+            }
+        case .status(let status):
+            InfoCommand.print(status, place: place, options: options)
+        }
+    }
+
+    /// The write as a client of nfcscand's write session: its prompts, its ending's sentence and
+    /// the exit status a direct write would give.
+    private func writeThroughDaemon(_ bus: BusConnection, write: ObjectWrite, language: ScanCopy.Language,
+                                    copy: any ScanCopyCatalog) async -> ExitCode? {
+        let seconds = max(1, min(3600, Int(((options.timeout ?? 60)).rounded(.up))))
+        let session: DaemonWriteSession
+        do {
+            session = try await DaemonWriteSession.start(.init(write, object: options.object, timeout: seconds, language: language), on: bus)
+        } catch .remote(name: "org.nfcscan.Error.RadioDisabled", let message) {
+            fail(copy.radioDisabled, ending: .failed, detail: "nfcscand refused the write session: \(message)", place: nil)
+            return ExitStatus.noReader
+        } catch {
+            fail(copy.readerBusy, ending: .failed, detail: "nfcscand refused the write session: \(error)", place: nil)
+            return ExitStatus.readerBusy
+        }
+        let prompt = PromptLine()
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let secondsLeft: @Sendable (Int) -> String = { copy.secondsLeft($0) }
+        for await event in session {
+            switch event {
+            case .alertMessage(let text):
+                prompt.show(text, deadline: deadline, secondsLeft: secondsLeft)
+            case .writing:
+                prompt.show(ScanCopy.writeCatalog(for: language, object: options.object).busy(write.action), deadline: nil,
+                            secondsLeft: secondsLeft)
+            case .ended(let ending):
+                prompt.clear()
+                guard let known = ending.writeEnding else {
+                    fail(ending.message.isEmpty ? copy.readerFailed : ending.message, ending: .failed,
+                         detail: "the write session ended \(ending.code)", place: nil)
+                    return ending.code == "radio-disabled" ? ExitStatus.noReader : ExitStatus.readFailed
+                }
+                guard known == .done else {
+                    fail(ending.message, ending: known, detail: ending.error ?? ending.code, place: nil)
+                    return Self.status(for: known)
+                }
+                if options.json {
+                    writeLine(JSONWriter.string(.object([.init("ending", .string(known.rawValue)), .init("written", .bool(ending.written)),
+                                                         .init("locked", .bool(ending.locked))])))
+                } else {
+                    writeLine(ending.message)
+                }
+                return nil
+            }
+        }
+        prompt.clear()
+        fail(copy.readerFailed, ending: .failed, detail: "nfcscand left the bus during the write session", place: nil)
+        return ExitStatus.readFailed
+    }
+
     /// The person's sentence for an ending: a write's own, or the reading copy's when only looking.
     private func sentence(for ending: WriteEnding, copy: any ScanCopyCatalog, writeCopy: any WriteCopyCatalog) -> String {
-        if let action { return writeCopy.writeEnded(ending, action) }
+        if let action = job.action { return writeCopy.writeEnded(ending, action) }
         switch ending {
         case .movedAwayTooSoon: return copy.movedAwayTooSoon
         case .unsupported: return copy.unsupportedObject

@@ -68,61 +68,37 @@ struct WriteCommand: AsyncParsableCommand {
         if count < 1 { throw ValidationError("--count needs 1 or more") }
     }
 
-    /// What is saved, for the prompts.
-    var subject: WriteSubject {
-        switch (uri, text) {
-        case (_?, nil): .link
-        case (nil, _?): .text
-        default: .information
-        }
-    }
-
-    /// The message bytes to write, checked.
-    func message() throws(CommandFailure) -> [UInt8] {
+    /// What to write, checked.
+    func objectWrite() throws(CommandFailure) -> ObjectWrite {
+        let options = WriteOptions(formatIfBlank: format, password: password?.bytes)
         if let ndef {
             let bytes = try InputSource.read(path: ndef)
             guard bytes.count <= Self.maxMessageBytes else {
                 throw CommandFailure(message: "\(ndef) is larger than any object holds (\(bytes.count) bytes)", status: ExitStatus.dataError)
             }
-            do { _ = try NDEFMessage(decoding: bytes) } catch {
-                throw CommandFailure(message: "\(ndef) is not a valid message: \(error)", status: ExitStatus.dataError)
+            guard let write = ObjectWrite.message(bytes, options: options) else {
+                throw CommandFailure(message: "\(ndef) is not a valid message\(Self.decodingProblem(bytes))", status: ExitStatus.dataError)
             }
-            return bytes
+            return write
         }
-        var records: [NDEFRecord] = []
-        if let uri { records.append(URIRecord(uri: uri).record()) }
-        if let text {
-            do { records.append(try TextRecord(text: text, language: textLanguage).record()) } catch {
-                throw CommandFailure(message: "the text cannot be saved: \(error)", status: ExitStatus.usage)
-            }
+        guard let write = ObjectWrite.records(link: uri, text: text, language: textLanguage, options: options) else {
+            throw CommandFailure(message: "the text cannot be saved with --text-language \(textLanguage)", status: ExitStatus.usage)
         }
-        return NDEFMessage(records: records).encoded()
+        return write
+    }
+
+    /// The codec's explanation of why `bytes` do not decode (developer-facing, with the offset).
+    static func decodingProblem(_ bytes: [UInt8]) -> String {
+        do { _ = try NDEFMessage(decoding: bytes); return "" } catch { return ": \(error)" }
     }
 
     func run() async throws {
-        let bytes: [UInt8]
-        do { bytes = try message() } catch {
+        let write: ObjectWrite
+        do { write = try objectWrite() } catch {
             printError("nfcscan: \(error.message)")
             throw error.status
         }
-        let options = WriteOptions(formatIfBlank: format, password: password?.bytes)
-        try await ObjectChange(options: self.options, action: .save(subject), count: count,
-                               operation: { driver async throws(TagWriteError) in try await driver.write(bytes, options: options) },
-                               success: { report, place in Self.print(report, bytes: bytes.count, action: .save(subject), place: place, options: self.options) })
-            .run()
-    }
-
-    /// The sentence, or the `--json` report, for a done write, erase or lock.
-    static func print(_ report: TagWriteReport, bytes: Int, action: WriteAction, place: ObjectPlace, options: ObjectCommandOptions) {
-        if options.json {
-            writeLine(JSONWriter.string(.object([
-                .init("ending", .string(WriteEnding.done.rawValue)), .init("changed", .bool(report.changed)),
-                .init("formatted", .bool(report.formatted)), .init("bytes", .int(bytes)),
-                .init("round_trips", .int(report.roundTrips)), .init("object", place.identity),
-            ])))
-        } else {
-            writeLine(ScanCopy.writeCatalog(for: .preferred(), object: options.object).writeEnded(.done, action))
-        }
+        try await ObjectChange(options: options, job: .write(write), count: count).run()
     }
 }
 
@@ -149,10 +125,6 @@ struct EraseCommand: AsyncParsableCommand {
     var password: ObjectPassword?
 
     func run() async throws {
-        let options = WriteOptions(password: password?.bytes)
-        try await ObjectChange(options: self.options, action: .erase,
-                               operation: { driver async throws(TagWriteError) in try await driver.write([], options: options) },
-                               success: { report, place in WriteCommand.print(report, bytes: 0, action: .erase, place: place, options: self.options) })
-            .run()
+        try await ObjectChange(options: options, job: .write(.erase(options: WriteOptions(password: password?.bytes)))).run()
     }
 }
