@@ -65,4 +65,19 @@ import TestSupport
         #expect(Array(memory.prefix(4)) == [0xE1, 0x43, 0x27, 0x01], "the CC says read-only (write access 11)")
         #expect(Array(memory[4..<(4 + tlv.count)]) == tlv, "the message's TLV and Terminator")
     }
+
+    /// Types 1 and 3 through a reader's pass-through (ACR122U direct transmit; PC/SC Part 3
+    /// transparent exchange for FeliCa): written, verified, and read back by a fresh read.
+    @Test(arguments: [("topaz512", "acr122u"), ("felica", "acr122u"), ("felica", "part3")])
+    func typesOneAndThreeAreWrittenThroughAPassThrough(type: String, reader: String) throws {
+        try PCSCRig.requireAll()
+        let short = NDEFMessage(URIRecord(uri: "https://example.com/pass").record())
+        let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--reader", reader, "--uri", "https://example.com/old",
+                                              "--after", "0.5", "--for", "30"])
+        defer { pcscd.stop() }
+        let probe = try PCSCRig.probe(["write", Self.hex(short.encoded()), "20"], socket: pcscd.socket, timeout: 25)
+        #expect(probe.line(startingWith: "written changed=true") != nil, "\(probe.output)\n\(pcscd.log)")
+        #expect(probe.line(startingWith: "ndef=\(Self.hex(short.encoded())) ") != nil, "\(probe.output)")
+        #expect(probe.line(startingWith: "status access=read-write used=\(short.encoded().count)") != nil, "\(probe.output)")
+    }
 }
