@@ -10,10 +10,6 @@ struct WriteSessionOptions: Sendable, Equatable {
     var session = ScanSessionOptions()
     var write: ObjectWrite
 
-    /// The largest message an app may send: more than any object nfcsim or NXP's and ST's chips hold (NTAG216: 868 bytes; Type 4: 32 KiB).
-    static let maximumMessage = 64 * 1024
-    /// Links and texts as long as a notification ever shows, and more.
-    static let maximumText = 8192
     static let passwordLength = 4
     static let keys = "message, uri, text, text-language, erase, lock, format, password, object, language, timeout"
 
@@ -33,23 +29,17 @@ struct WriteSessionOptions: Sendable, Equatable {
             case "object", "language", "timeout":
                 session[key] = value
             case "message":
-                let bytes = try Self.bytes(key, value, at: 1...Self.maximumMessage)
-                guard let write = ObjectWrite.message(bytes) else {
-                    throw .badValue(key, "is not a well-formed message (NDEF, strictly decoded); send uri or text for one record")
-                }
-                contents.append((key, write))
+                let bytes = try Self.bytes(key, value, at: 1...WriteInput.maximumMessage)
+                contents.append((key, try Self.checked(key) { () throws(WriteInputFault) in try WriteInput.message(bytes) }))
             case "uri":
-                uri = try Self.line(key, value)
-                guard uri?.isEmpty == false else { throw .badValue(key, "must not be empty (send erase to empty the object)") }
+                let link = try Self.string(key, value)
+                uri = try Self.checked(key) { () throws(WriteInputFault) in try WriteInput.link(link) }
             case "text":
-                text = try Self.string(key, value)
-                guard text?.isEmpty == false else { throw .badValue(key, "must not be empty (send erase to empty the object)") }
+                let value = try Self.string(key, value)
+                text = try Self.checked(key) { () throws(WriteInputFault) in try WriteInput.text(value) }
             case "text-language":
-                textLanguage = try Self.line(key, value)
-                guard (1...63).contains(textLanguage.utf8.count),
-                      textLanguage.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-                    throw .badValue(key, "must be a language code such as \"en\" or \"zh-Hans\" (letters, digits and -, at most 63)")
-                }
+                let tag = try Self.string(key, value)
+                textLanguage = try Self.checked(key) { () throws(WriteInputFault) in try WriteInput.language(tag) }
             case "erase":
                 guard let flag = value.boolValue else { throw .badType(key, "a boolean (b)") }
                 if flag { contents.append((key, .erase())) }
@@ -100,17 +90,16 @@ struct WriteSessionOptions: Sendable, Equatable {
 
     private static func string(_ key: String, _ value: DBusValue) throws(Refusal) -> String {
         guard let text = value.stringValue else { throw .badType(key, "a string (s)") }
-        guard text.utf8.count <= maximumText else { throw .badValue(key, "must be at most \(maximumText) bytes") }
         return text
     }
 
-    /// One line without control characters (a link or a language code).
-    private static func line(_ key: String, _ value: DBusValue) throws(Refusal) -> String {
-        let text = try string(key, value)
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .badValue(key, "must be one line without control characters")
+    /// One of ``WriteInput``'s checks, its fault named by the key (and, for an empty value, what to send instead).
+    private static func checked<T>(_ key: String, _ check: () throws(WriteInputFault) -> T) throws(Refusal) -> T {
+        do { return try check() } catch .empty where key != "message" {
+            throw .badValue(key, "\(WriteInputFault.empty.requirement) (send erase to empty the object)")
+        } catch {
+            throw .badValue(key, error.requirement)
         }
-        return text
     }
 }
 

@@ -5,7 +5,7 @@ import NFCTags
 /// One write asked of the next object to arrive, as every face runs it: the message (or erase),
 /// formatting and password as ``WriteOptions`` carry them, and locking only after the write was
 /// verified and only when asked. Values only: the faces (nfcscand's write session, `nfcscan
-/// write`) check their input into one of these, then ``run(on:)`` does the I/O.
+/// write`) check their input into one of these (``WriteInput``), then ``run(on:)`` does the I/O.
 public struct ObjectWrite: Sendable, Equatable {
     /// The encoded NDEF message to write; empty: erase (an empty NDEF message stays); nil: only
     /// lock what the object holds.
@@ -47,12 +47,6 @@ public struct ObjectWrite: Sendable, Equatable {
                                action: .save(.information))
         case (nil, nil): return nil
         }
-    }
-
-    /// A whole encoded message, checked strictly (it came from outside): nil when it does not decode.
-    public static func message(_ bytes: [UInt8], options: WriteOptions = .init(), lock: Bool = false) -> ObjectWrite? {
-        guard let message = try? NDEFMessage(decoding: bytes) else { return nil }
-        return ObjectWrite(message: bytes, options: options, lock: lock, action: .save(subject(of: message)))
     }
 
     /// The empty message.

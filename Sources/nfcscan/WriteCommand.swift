@@ -54,42 +54,39 @@ struct WriteCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write this many objects, one after another.", valueName: "n"))
     var count = 1
 
-    /// Far more than any object holds; a larger message is refused before any reader opens.
-    static let maxMessageBytes = 64 << 10
-
     func validate() throws {
         if ndef != nil && (uri != nil || text != nil) { throw ValidationError("--ndef writes a whole message: give it alone, without --uri or --text") }
         if ndef == nil && uri == nil && text == nil { throw ValidationError("say what to write: --uri URL, --text TEXT or --ndef FILE") }
-        if let uri, uri.isEmpty || uri.utf8.count > Self.maxMessageBytes { throw ValidationError("--uri needs a link") }
-        if let text, text.utf8.count > Self.maxMessageBytes { throw ValidationError("--text is longer than any object holds") }
-        if textLanguage.isEmpty || textLanguage.utf8.count > 63 || !textLanguage.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
-            throw ValidationError("--text-language needs a language tag, such as en or zh-Hans")
-        }
         if count < 1 { throw ValidationError("--count needs 1 or more") }
     }
 
-    /// What to write, checked.
+    /// What to write, checked as nfcscand checks a write session's (``WriteInput``).
     func objectWrite() throws(CommandFailure) -> ObjectWrite {
         let options = WriteOptions(formatIfBlank: format, password: password?.bytes)
         if let ndef {
             let bytes = try InputSource.read(path: ndef)
-            guard bytes.count <= Self.maxMessageBytes else {
-                throw CommandFailure(message: "\(ndef) is larger than any object holds (\(bytes.count) bytes)", status: ExitStatus.dataError)
+            do { return try WriteInput.message(bytes, options: options) } catch {
+                let problem = switch error {
+                case .empty: "is empty"
+                case .tooLong(let limit): "is larger than any object holds (\(bytes.count) bytes; at most \(limit))"
+                default: error.requirement
+                }
+                throw CommandFailure(message: "\(ndef) \(problem)", status: ExitStatus.dataError)
             }
-            guard let write = ObjectWrite.message(bytes, options: options) else {
-                throw CommandFailure(message: "\(ndef) is not a valid message\(Self.decodingProblem(bytes))", status: ExitStatus.dataError)
-            }
-            return write
         }
-        guard let write = ObjectWrite.records(link: uri, text: text, language: textLanguage, options: options) else {
-            throw CommandFailure(message: "the text cannot be saved with --text-language \(textLanguage)", status: ExitStatus.usage)
+        let link = try Self.checked("--uri", uri, WriteInput.link)
+        let text = try Self.checked("--text", text, WriteInput.text)
+        let language = try Self.checked("--text-language", textLanguage, WriteInput.language) ?? textLanguage
+        guard let write = ObjectWrite.records(link: link, text: text, language: language, options: options) else {
+            throw CommandFailure(message: "say what to write: --uri URL, --text TEXT or --ndef FILE", status: ExitStatus.usage)
         }
         return write
     }
 
-    /// The codec's explanation of why `bytes` do not decode (developer-facing, with the offset).
-    static func decodingProblem(_ bytes: [UInt8]) -> String {
-        do { _ = try NDEFMessage(decoding: bytes); return "" } catch { return ": \(error)" }
+    /// One of ``WriteInput``'s checks on an option's value (nil when not given), its fault named by the option.
+    private static func checked(_ option: String, _ value: String?, _ check: (String) throws(WriteInputFault) -> String) throws(CommandFailure) -> String? {
+        guard let value else { return nil }
+        do { return try check(value) } catch { throw CommandFailure(message: "\(option) \(error.requirement)", status: ExitStatus.usage) }
     }
 
     func run() async throws {

@@ -55,11 +55,26 @@ import Testing
 
     @Test func aMessageIsCheckedAndNamedByWhatItHolds() throws {
         let link = NDEFMessage(URIRecord(uri: "https://example.com/").record()).encoded()
-        #expect(ObjectWrite.message(link)?.action == .save(.link))
-        #expect(ObjectWrite.message(NDEFMessage(try TextRecord(text: "Hi").record()).encoded())?.action == .save(.text))
+        #expect((try? WriteInput.message(link))?.action == .save(.link))
+        #expect((try? WriteInput.message(NDEFMessage(try TextRecord(text: "Hi").record()).encoded()))?.action == .save(.text))
         let two = NDEFMessage(URIRecord(uri: "https://example.com/").record(), try TextRecord(text: "Hi").record()).encoded()
-        #expect(ObjectWrite.message(two)?.action == .save(.information))
-        #expect(ObjectWrite.message([0xD1, 0x01, 0x09, 0x55]) == nil, "a message that does not decode is refused")
+        #expect((try? WriteInput.message(two))?.action == .save(.information))
+        #expect(throws: WriteInputFault.self, "a message that does not decode is refused") { try WriteInput.message([0xD1, 0x01, 0x09, 0x55]) }
         #expect(ObjectWrite.text("Hi", language: String(repeating: "a", count: 64)) == nil)
+    }
+
+    /// One set of bounds for `nfcscan write` and StartWriteSession, so neither accepts what the other refuses.
+    @Test func inputIsBoundedOnceForEveryFace() throws {
+        #expect(throws: WriteInputFault.empty) { try WriteInput.link("") }
+        #expect(throws: WriteInputFault.notOneLine) { try WriteInput.link("https://example.com/\u{1B}[31m") }
+        #expect(throws: WriteInputFault.tooLong(limit: 8192)) { try WriteInput.link(String(repeating: "a", count: 8193)) }
+        #expect(try WriteInput.text("two\nlines") == "two\nlines", "a text may hold several lines")
+        #expect(throws: WriteInputFault.tooLong(limit: 65536)) { try WriteInput.text(String(repeating: "a", count: 65537)) }
+        #expect(try WriteInput.language("es-419") == "es-419", "region digits are part of IANA tags")
+        #expect(throws: WriteInputFault.notALanguage) { try WriteInput.language("en GB") }
+        #expect(throws: WriteInputFault.notALanguage) { try WriteInput.language(String(repeating: "a", count: 64)) }
+        #expect(throws: WriteInputFault.tooLong(limit: 65536)) { try WriteInput.message(Array(repeating: 0, count: 65537)) }
+        #expect(throws: WriteInputFault.empty) { try WriteInput.message([]) }
+        #expect(throws: WriteInputFault.notALanguage) { try WriteInput.language("") }
     }
 }

@@ -94,11 +94,18 @@ import TestSupport
         #expect(lock.stderr.contains("--permanent"))
         let password = try ScanCLI.run(["write", "--uri", "https://example.com", "--password", "12"], environment: environment)
         #expect(password.status == 64)
+        // The same checks as a D-Bus write session's (WriteInput), named by the option.
+        let escape = try ScanCLI.run(["write", "--uri", "https://example.com/\u{1B}[2J"], environment: environment)
+        #expect(escape.status == 64)
+        #expect(escape.stderr.contains("--uri must be one line without control characters"))
+        let language = try ScanCLI.run(["write", "--text", "Hi", "--text-language", "en GB"], environment: environment)
+        #expect(language.status == 64)
+        #expect(language.stderr.contains("--text-language must be a language code"))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("nfcscan-write-\(getpid()).bin")
         try Data([0xD1, 0x01, 0x09, 0x55]).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let broken = try ScanCLI.run(["write", "--ndef", file.path], environment: environment)
         #expect(broken.status == 65)
-        #expect(broken.stderr.contains("is not a valid message"))
+        #expect(broken.stderr.contains("is not a well-formed message"))
     }
 }

@@ -146,7 +146,7 @@ private func fields(of filter: HandlerFilter) -> [String: String] {
 /// What the write session and the drivers rely on (WriteSessionOptions' documented bounds).
 private func check(_ options: WriteSessionOptions, _ input: [UInt8]) {
     let write = options.write
-    if let message = write.message, message.count > WriteSessionOptions.maximumMessage { violated("a message of \(message.count) bytes", input) }
+    if let message = write.message, message.count > WriteInput.maximumMessage { violated("a message of \(message.count) bytes", input) }
     if write.message == nil, !write.lock { violated("a write session that does nothing", input) }
     if let password = write.options.password, password.count != WriteSessionOptions.passwordLength {
         violated("a password of \(password.count) bytes", input)
