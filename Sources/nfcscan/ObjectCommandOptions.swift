@@ -1,13 +1,25 @@
 import ArgumentParser
 
-/// What every command that works on one object takes: which object and reader, how long to wait,
-/// and how to report.
-struct ObjectCommandOptions: ParsableArguments {
+/// Which object the prompts name and which reader to use: what scanning and every command that
+/// changes an object share.
+struct ObjectChoice: ParsableArguments {
     @Option(help: ArgumentHelp("What the person holds, named in the prompts (poster, badge, toy, label).", valueName: "name"))
     var object: String?
 
     @Option(help: ArgumentHelp("Use only this reader: its connstring (pn532_uart:/dev/ttyUSB0) or part of its name (libnfc or pcscd's).", valueName: "name"))
     var reader: String?
+
+    func validate() throws {
+        if let object, object.isEmpty || object.count > 30 { throw ValidationError("--object needs a short name, such as poster") }
+    }
+}
+
+/// What every command that works on one object takes: which object and reader, how long to wait,
+/// and how to report.
+struct ObjectCommandOptions: ParsableArguments {
+    @OptionGroup var choice: ObjectChoice
+    var object: String? { choice.object }
+    var reader: String? { choice.reader }
 
     @Option(help: ArgumentHelp("Give up when no object comes within this many seconds (default 60).", valueName: "seconds"))
     var timeout: Double?
@@ -20,7 +32,6 @@ struct ObjectCommandOptions: ParsableArguments {
 
     func validate() throws {
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout needs a positive number of seconds") }
-        if let object, object.isEmpty || object.count > 30 { throw ValidationError("--object needs a short name, such as poster") }
     }
 
     /// How long to wait for the object.

@@ -46,11 +46,9 @@ struct ScanCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("What the person holds, named in the prompt (poster, badge, toy, label).", valueName: "name"))
-    var object: String?
-
-    @Option(help: ArgumentHelp("Use only this reader: its connstring (pn532_uart:/dev/ttyUSB0) or part of its name (libnfc or pcscd's).", valueName: "name"))
-    var reader: String?
+    @OptionGroup var choice: ObjectChoice
+    var object: String? { choice.object }
+    var reader: String? { choice.reader }
 
     @Flag(help: "Print JSON (one document per object) instead of a description.")
     var json = false
@@ -71,7 +69,6 @@ struct ScanCommand: AsyncParsableCommand {
         if count < 1 { throw ValidationError("--count needs 1 or more") }
         if continuous && count != 1 { throw ValidationError("--continuous and --count exclude each other") }
         if let timeout, !(timeout > 0) { throw ValidationError("--timeout needs a positive number of seconds") }
-        if let object, object.isEmpty || object.count > 30 { throw ValidationError("--object needs a short name, such as poster") }
     }
 
     func run() async throws {
