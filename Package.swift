@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders", "TestSupport"]),
         // The test rigs, written once: a private dbus-daemon, a private pcscd, a private MQTT broker, simulated readers holding virtual
         // objects (in process, or a PN532 on a pseudo-terminal), bounded runs of built and installed programs.
-        .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "NFCTags", "NDEF", "Mosquitto"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "LibNFC", "NFCTags", "NDEF", "Mosquitto"], path: "Tests/TestSupport"),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [

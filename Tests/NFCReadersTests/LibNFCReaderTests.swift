@@ -23,14 +23,10 @@ import TestSupport
         let tag = try VirtualType2Tag(product: product, uid: Self.uid, message: message)
         let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
         defer { emulated.close() }
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 5) else { return }
+        let (reader, object) = (arrival.reader, arrival.object)
         #expect(reader.backend == .libnfc)
         #expect(reader.modulations.contains(.iso14443A))
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 5, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); return
-        }
         #expect(reader.status == .objectPresent)
         #expect(object.identifier == Self.uid)
         #expect(object.platform == .type2)
@@ -62,42 +58,34 @@ import TestSupport
         let tag = try VirtualType4Tag(message: message)
         let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target(uid: Self.uid)))
         defer { emulated.close() }
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 5, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); return
-        }
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 5) else { return }
+        let object = arrival.object
         #expect(object.platform == .type4)
         #expect(object.technology == .iso14443A(atqa: [0x03, 0x44], sak: 0x20, ats: [0x75, 0x77, 0x81, 0x02, 0x80]))
         let reading = try await object.readNDEF()
         #expect(reading.message == message)
-        await reader.close()
+        await arrival.close()
     }
 
     @Test func anObjectRemovedMidReadIsMovedAwayTooSoon() async throws {
         let tag = try VirtualType2Tag(product: .ntag216, uid: Self.uid, message: try Self.message(for: .ntag216))
         let emulated = try EmulatedPN532(PN532Emulator(target: LeavesAfter(inner: tag.pn532Target, exchanges: 2)))
         defer { emulated.close() }
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 5, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); return
-        }
+        guard var arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 5) else { return }
+        let object = arrival.object
         await #expect {
             _ = try await object.readNDEF()
         } throws: { error in
             if case TagReadError.objectRemoved = error { return true }
             return false
         }
-        guard case .removed(let identifier)? = try await nextEvent(&events, within: 3, "removal") else {
-            Issue.record("expected a removal"); await reader.close(); return
+        guard case .removed(let identifier)? = try await nextEvent(&arrival.events, within: 3, "removal") else {
+            Issue.record("expected a removal"); await arrival.close(); return
         }
         #expect(identifier == Self.uid)
         // The old object's link stays dead.
         await #expect(throws: TransportError.objectRemoved) { _ = try await object.transport.transceive([0x30, 0x00]) }
-        await reader.close()
+        await arrival.close()
     }
 
     @Test func arrivalAndRemovalFollowTheObject() async throws {
@@ -106,16 +94,12 @@ import TestSupport
         let arrival = start + .milliseconds(800), departure = start + .milliseconds(2300)
         let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target, arrival: arrival, departure: departure))
         defer { emulated.close() }
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived? = try await nextEvent(&events, within: 5, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); return
-        }
+        guard var seen = try await LibNFCArrival.first(at: emulated.connstring, within: 5) else { return }
+        let reader = seen.reader
         let arrived = ContinuousClock.now
         #expect(arrived >= arrival)
         #expect(arrived < arrival + .milliseconds(1500), "seen \(arrival.duration(to: arrived)) after it arrived")
-        guard case .removed? = try await nextEvent(&events, within: 5, "removal") else {
+        guard case .removed? = try await nextEvent(&seen.events, within: 5, "removal") else {
             Issue.record("expected a removal"); await reader.close(); return
         }
         let removed = ContinuousClock.now

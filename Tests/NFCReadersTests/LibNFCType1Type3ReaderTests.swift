@@ -10,14 +10,11 @@ import TestSupport
 /// The libnfc backend reads Type 3 (FeliCa) and Type 1 (Topaz) objects through the real libnfc,
 /// against the emulated PN532.
 @Suite(.serialized) struct LibNFCType1Type3ReaderTests {
-    func arrival(_ target: any PN532Target) async throws -> (DetectedObject, any Reader, EmulatedPN532)? {
+    /// The emulated reader presenting `target`, and the object libnfc found on it.
+    func arrival(_ target: any PN532Target) async throws -> (LibNFCArrival, EmulatedPN532)? {
         let emulated = try EmulatedPN532(PN532Emulator(target: target))
-        let reader = try await LibNFCReader.open(emulated.connstring, context: try LibNFCContext())
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 5, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); emulated.close(); return nil
-        }
-        return (object, reader, emulated)
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 5) else { emulated.close(); return nil }
+        return (arrival, emulated)
     }
 
     @Test func readsAType3ObjectThroughLibnfc() async throws {
@@ -25,8 +22,9 @@ import TestSupport
         let message = NDEFMessage(URIRecord(uri: "https://example.com/felica").record(),
                                   try TextRecord(text: String(repeating: "FeliCa. ", count: 14)).record())
         let tag = try VirtualType3Tag(message: message)
-        guard let (object, reader, emulated) = try await arrival(tag.pn532Target) else { return }
+        guard let (arrival, emulated) = try await arrival(tag.pn532Target) else { return }
         defer { emulated.close() }
+        let object = arrival.object
         #expect(object.platform == .type3)
         #expect(object.identifier == VirtualType3Tag.defaultIDm)
         #expect(object.technology == .felica(pmm: VirtualType3Tag.defaultPMm, systemCode: []))
@@ -34,7 +32,7 @@ import TestSupport
         #expect(reading.message == message)
         #expect(reading.roundTrips == 1 + (message.encoded().count + 63) / 64)
         print("libnfc FeliCa Lite-S: \(reading.ndefBytes.count) bytes in \(reading.roundTrips) round trips")
-        await reader.close()
+        await arrival.close()
     }
 
     @Test(arguments: [VirtualType1Tag.Product.topaz96, .topaz512])
@@ -42,8 +40,9 @@ import TestSupport
         let repeats = product == .topaz96 ? 5 : 50
         let message = NDEFMessage(try TextRecord(text: String(repeating: "Topaz. ", count: repeats)).record())
         let tag = try VirtualType1Tag(product: product, message: message)
-        guard let (object, reader, emulated) = try await arrival(tag.pn532Target) else { return }
+        guard let (arrival, emulated) = try await arrival(tag.pn532Target) else { return }
         defer { emulated.close() }
+        let object = arrival.object
         #expect(object.platform == .type1)
         #expect(object.identifier == Array(VirtualType1Tag.defaultUID.prefix(4)))
         #expect(object.technology == .jewel)
@@ -52,6 +51,6 @@ import TestSupport
         #expect(reading.product == product.name)
         #expect(reading.roundTrips == (product == .topaz96 ? 2 : 5))
         print("libnfc \(product.name): \(reading.ndefBytes.count) bytes in \(reading.roundTrips) round trips")
-        await reader.close()
+        await arrival.close()
     }
 }

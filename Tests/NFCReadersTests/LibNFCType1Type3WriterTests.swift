@@ -13,16 +13,6 @@ import TestSupport
     static let message = NDEFMessage(URIRecord(uri: "https://example.com/written").record(),
                                      try! TextRecord(text: String(repeating: "Written through libnfc. ", count: 3)).record())
 
-    /// The first object to arrive on a libnfc reader at `connstring`, with the reader (to close).
-    static func arrival(at connstring: String) async throws -> (DetectedObject, any Reader)? {
-        let reader = try await LibNFCReader.open(connstring, context: try LibNFCContext())
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 10, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); return nil
-        }
-        return (object, reader)
-    }
-
     /// Writes `bytes` to the object with its driver, as one whole operation.
     static func write(_ bytes: [UInt8], to object: DetectedObject) async throws -> TagWriteReport {
         try await object.perform { driver async throws(TagWriteError) in try await driver.write(bytes, options: WriteOptions()) }
@@ -32,11 +22,12 @@ import TestSupport
     static func writeAndRead(_ target: any PN532Target, _ message: NDEFMessage) async throws -> (TagWriteReport, TagReading, TagStatus)? {
         let emulated = try EmulatedPN532(PN532Emulator(target: target))
         defer { emulated.close() }
-        guard let (object, reader) = try await arrival(at: emulated.connstring) else { return nil }
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring) else { return nil }
+        let object = arrival.object
         let report = try await write(message.encoded(), to: object)
         let reading = try await object.readNDEF()
         let status = try await object.perform { driver async throws(TagWriteError) in try await driver.status() }
-        await reader.close()
+        await arrival.close()
         return (report, reading, status)
     }
 
@@ -67,12 +58,12 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: directory) }
         let saved = directory.appendingPathComponent("card.nfc")
         let sim = try NFCSimPN532Child(["--type", "felica", "--uri", "https://example.com/old", "--save", saved.path, "--for", "60"])
-        guard let (object, reader) = try await Self.arrival(at: sim.connstring) else { sim.stop(); return }
+        guard let arrival = try await LibNFCArrival.first(at: sim.connstring) else { sim.stop(); return }
         // Within one Check of nfc-read-forum-tag3 (4 blocks): it garbles longer messages read
         // from nfcsim, whoever wrote them.
         let bytes = NDEFMessage(URIRecord(uri: "https://example.com/saved-felica").record()).encoded()
-        _ = try await Self.write(bytes, to: object)
-        await reader.close()
+        _ = try await Self.write(bytes, to: arrival.object)
+        await arrival.close()
         sim.stop()
         // libnfc's own tool reads the saved object, presented again.
         let again = try NFCSimPN532Child(["--dump", saved.path, "--for", "30"])
@@ -91,16 +82,16 @@ import TestSupport
         let saved = directory.appendingPathComponent("topaz.bin")
         let sim = try NFCSimPN532Child(["--type", "topaz512", "--uri", "https://example.com/old", "--save", saved.path, "--for", "60"])
         let bytes = Self.message.encoded()
-        guard let (object, reader) = try await Self.arrival(at: sim.connstring) else { sim.stop(); return }
-        _ = try await Self.write(bytes, to: object)
-        await reader.close()
+        guard let arrival = try await LibNFCArrival.first(at: sim.connstring) else { sim.stop(); return }
+        _ = try await Self.write(bytes, to: arrival.object)
+        await arrival.close()
         sim.stop()
         #expect((try FileManager.default.attributesOfItem(atPath: saved.path)[.size] as? Int) == 512)
         // Presented again from the image, read through libnfc.
         let again = try NFCSimPN532Child(["--type", "topaz512", "--dump", saved.path, "--for", "30"])
         defer { again.stop() }
-        guard let (presented, readerAgain) = try await Self.arrival(at: again.connstring) else { return }
-        #expect(try await presented.readNDEF().ndefBytes == bytes)
-        await readerAgain.close()
+        guard let presented = try await LibNFCArrival.first(at: again.connstring) else { return }
+        #expect(try await presented.object.readNDEF().ndefBytes == bytes)
+        await presented.close()
     }
 }

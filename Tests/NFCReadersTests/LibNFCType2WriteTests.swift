@@ -19,19 +19,15 @@ import TestSupport
     /// Runs `operation` on the first object the emulated reader presents, then closes the reader.
     static func perform<T: Sendable>(on emulated: EmulatedPN532,
                                      _ operation: @escaping @Sendable (any TagDriver) async throws(TagWriteError) -> T) async throws -> T {
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 5, "arrival") else {
-            await reader.close()
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 5) else {
             throw TagWriteError.link(.objectRemoved(roundTrips: 0))
         }
         do {
-            let result = try await object.perform(operation)
-            await reader.close()
+            let result = try await arrival.object.perform(operation)
+            await arrival.close()
             return result
         } catch {
-            await reader.close()
+            await arrival.close()
             throw error
         }
     }

@@ -21,12 +21,8 @@ import TestSupport
         let tag = try VirtualType4Tag(message: old)
         let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target(uid: Self.uid)))
         defer { emulated.close() }
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 5, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); return
-        }
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 5) else { return }
+        let object = arrival.object
         #expect(object.platform == .type4)
         let report = try await object.perform { driver throws(TagWriteError) in try await driver.write(new.encoded(), options: WriteOptions()) }
         #expect(report.changed)
@@ -35,7 +31,6 @@ import TestSupport
         let status = try await object.perform { driver throws(TagWriteError) in try await driver.status() }
         #expect(status.used == new.encoded().count && status.access == .readWrite)
         print("libnfc Type 4 write: \(new.encoded().count) bytes in \(report.roundTrips) round trips")
-        await reader.close()
-        withExtendedLifetime(events) {}    // ending the events ends the reader's watch
+        await arrival.close()    // arrival keeps the reader's events alive to here: ending them ends the watch
     }
 }

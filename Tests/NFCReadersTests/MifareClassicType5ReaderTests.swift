@@ -20,12 +20,8 @@ import TestSupport
         let chip = try VirtualMifareClassic(size: size, uid: Self.uid, message: message)
         let emulated = try EmulatedPN532(PN532Emulator(target: chip.pn532Target))
         defer { emulated.close() }
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 15, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); return
-        }
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 15) else { return }
+        let object = arrival.object
         #expect(object.identifier == Self.uid)
         #expect(object.platform == .mifareClassic)
         #expect(object.technology == .iso14443A(atqa: size == .classic4K ? [0x00, 0x02] : [0x00, 0x04], sak: size.sak, ats: []))
@@ -33,7 +29,7 @@ import TestSupport
         #expect(reading.message == message)
         #expect(reading.product == size.name)
         print("libnfc \(size.name): \(reading.ndefBytes.count) bytes in \(reading.roundTrips) round trips")
-        await reader.close()
+        await arrival.close()
     }
 
     @Test func aPrivateKeyIsAnAuthenticationFailureThroughLibnfc() async throws {
@@ -41,16 +37,12 @@ import TestSupport
         chip.write([1, 2, 3, 4, 5, 6], atBlock: 7)
         let emulated = try EmulatedPN532(PN532Emulator(target: chip.pn532Target))
         defer { emulated.close() }
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 15, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); return
-        }
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 15) else { return }
+        let object = arrival.object
         await #expect(throws: TagReadError.mifareClassic(.authenticationFailed(sector: 1, key: "NFC Forum key A"))) {
             try await object.readNDEF()
         }
-        await reader.close()
+        await arrival.close()
     }
 
     @Test func type5CannotBeReachedThroughLibnfc() async throws {

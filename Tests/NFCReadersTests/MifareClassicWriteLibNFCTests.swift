@@ -13,16 +13,6 @@ import TestSupport
 @Suite(.serialized) struct MifareClassicWriteLibNFCTests {
     static let uid: [UInt8] = [0x5C, 0x2A, 0x91, 0xE3]
 
-    /// The first object the reader announces, with the events kept alive.
-    func arrival(_ reader: LibNFCReader) async throws -> DetectedObject? {
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 15, "arrival") else {
-            Issue.record("expected an arrival")
-            return nil
-        }
-        return object
-    }
-
     /// libnfc's nfc-mfclassic dump of the emulated chip.
     func dump(_ emulated: EmulatedPN532, size: MifareClassicSize) throws -> [UInt8] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mfc-write-\(UUID().uuidString).mfd")
@@ -47,14 +37,13 @@ import TestSupport
         // Long enough on the 4K to reach the big sectors past MAD2.
         let new = NDEFMessage(URIRecord(uri: "https://example.com/written").record(),
                               try TextRecord(text: String(repeating: "Written. ", count: size == .classic4K ? 250 : 50)).record())
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
-        guard let object = try await arrival(reader) else { await reader.close(); return }
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 15) else { return }
+        let object = arrival.object
         let report = try await object.perform { driver throws(TagWriteError) in try await driver.write(new.encoded(), options: WriteOptions()) }
         #expect(report.changed && !report.formatted)
         #expect(try await object.readNDEF().message == new)
         print("libnfc \(size.name): wrote \(new.encoded().count) bytes in \(report.roundTrips) round trips")
-        await reader.close()
+        await arrival.close()
 
         let bytes = try dump(emulated, size: size)
         #expect(bytes.count == size.blockCount * 16)
@@ -68,9 +57,8 @@ import TestSupport
         let emulated = try EmulatedPN532(PN532Emulator(target: chip.pn532Target))
         defer { emulated.close() }
         let message = NDEFMessage(URIRecord(uri: "https://example.com/poster").record())
-        let context = try LibNFCContext()
-        let reader = try await LibNFCReader.open(emulated.connstring, context: context)
-        guard let object = try await arrival(reader) else { await reader.close(); return }
+        guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 15) else { return }
+        let object = arrival.object
         await #expect(throws: TagWriteError.refused(.notFormatted)) {
             try await object.perform { driver throws(TagWriteError) in try await driver.write(message.encoded(), options: WriteOptions()) }
         }
@@ -83,7 +71,7 @@ import TestSupport
             try await object.perform { driver throws(TagWriteError) in try await driver.write([], options: WriteOptions()) }
         }
         #expect(try await object.readNDEF().message == message)
-        await reader.close()
+        await arrival.close()
 
         let bytes = try dump(emulated, size: .classic1K)
         // MAD1 as AN1304 lays it out; sector 1's trailer read-only (nfc-mfclassic puts the key A it used).

@@ -29,14 +29,10 @@ import TestSupport
 
     /// Writes `message` with nfcscan's own driver through the real libnfc to the nfcsim at `connstring`.
     static func write(_ message: NDEFMessage, connstring: String) async throws -> TagWriteReport? {
-        let reader = try await LibNFCReader.open(connstring, context: try LibNFCContext())
-        var events = reader.events().makeAsyncIterator()
-        guard case .arrived(let object)? = try await nextEvent(&events, within: 10, "arrival") else {
-            Issue.record("expected an arrival"); await reader.close(); return nil
-        }
+        guard let arrival = try await LibNFCArrival.first(at: connstring) else { return nil }
         let bytes = message.encoded()
-        let report = try await object.perform { driver async throws(TagWriteError) in try await driver.write(bytes, options: WriteOptions()) }
-        await reader.close()
+        let report = try await arrival.object.perform { driver async throws(TagWriteError) in try await driver.write(bytes, options: WriteOptions()) }
+        await arrival.close()
         return report
     }
 
