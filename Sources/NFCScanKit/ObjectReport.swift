@@ -1,5 +1,6 @@
 import NDEF
 import NDEFReport
+import NFCReaders
 import NFCTags
 
 /// Why an object's content cannot be reported (its message's framing does not decode; a record
@@ -40,35 +41,74 @@ extension ScannedObject {
 
     /// The object's identity (developer-facing: technical names are fine here).
     public var identity: ReportValue {
-        var fields: [ReportValue.Field] = [.init("uid", .string(Self.hex(identifier)))]
-        switch technology {
-        case .iso14443A(let atqa, let sak, let ats):
-            fields += [.init("technology", .string("iso14443a")), .init("atqa", .string(Self.hex(atqa))), .init("sak", .string(Self.hex([sak])))]
-            if !ats.isEmpty { fields.append(.init("ats", .string(Self.hex(ats)))) }
-        case .felica(let pmm, let systemCode):
-            fields += [.init("technology", .string("felica")), .init("pmm", .string(Self.hex(pmm))),
-                       .init("system_code", .string(Self.hex(systemCode)))]
-        case .iso14443B(let applicationData, let protocolInfo):
-            fields += [.init("technology", .string("iso14443b")), .init("application_data", .string(Self.hex(applicationData))),
-                       .init("protocol_info", .string(Self.hex(protocolInfo)))]
-        case .jewel:
-            fields.append(.init("technology", .string("jewel")))
-        case .other(let name):
-            fields.append(.init("technology", .string(name)))
-        }
-        fields.append(.init("platform", .string(reading.platform.rawValue)))
-        if let product = reading.product { fields.append(.init("product", .string(product))) }
-        fields += [
-            .init("capacity", .int(reading.capacity)),
-            .init("reader", .string(readerName)),
-            .init("backend", .string(backend.rawValue)),
-            .init("round_trips", .int(reading.roundTrips)),
-        ]
-        return .object(fields)
+        ObjectIdentity(identifier: identifier, technology: technology, platform: reading.platform, product: reading.product,
+                       capacity: reading.capacity, readerName: readerName, backend: backend, roundTrips: reading.roundTrips).report
     }
 
     /// Lower-case hex without separators, as the JSON schema writes identifiers.
     public static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
+}
+
+/// Which object, on which reader: the `"object"` of every JSON report (a scan's, `nfcscan
+/// write`'s and `info`'s), one layout for all of them. What a face does not know (a write knows
+/// no capacity until the driver's status) is left out.
+public struct ObjectIdentity: Sendable {
+    public var identifier: [UInt8]
+    public var technology: DetectedObject.Technology?
+    public var platform: TagPlatform?
+    public var product: String?
+    public var capacity: Int?
+    public var readerName: String
+    public var backend: ReaderBackend
+    public var roundTrips: Int?
+
+    public init(identifier: [UInt8], technology: DetectedObject.Technology?, platform: TagPlatform?, product: String? = nil,
+                capacity: Int? = nil, readerName: String, backend: ReaderBackend, roundTrips: Int? = nil) {
+        self.identifier = identifier
+        self.technology = technology
+        self.platform = platform
+        self.product = product
+        self.capacity = capacity
+        self.readerName = readerName
+        self.backend = backend
+        self.roundTrips = roundTrips
+    }
+
+    /// The object as it arrived on `reader`, before anything was read.
+    public init(object: DetectedObject, reader: any Reader) {
+        self.init(identifier: object.identifier, technology: object.technology, platform: object.platform,
+                  readerName: reader.name, backend: reader.backend)
+    }
+
+    public var report: ReportValue {
+        let hex = ScannedObject.hex
+        var fields: [ReportValue.Field] = [.init("uid", .string(hex(identifier)))]
+        switch technology {
+        case .iso14443A(let atqa, let sak, let ats)?:
+            fields += [.init("technology", .string("iso14443a")), .init("atqa", .string(hex(atqa))), .init("sak", .string(hex([sak])))]
+            if !ats.isEmpty { fields.append(.init("ats", .string(hex(ats)))) }
+        case .felica(let pmm, let systemCode)?:
+            fields += [.init("technology", .string("felica")), .init("pmm", .string(hex(pmm))), .init("system_code", .string(hex(systemCode)))]
+        case .iso14443B(let applicationData, let protocolInfo)?:
+            fields += [.init("technology", .string("iso14443b")), .init("application_data", .string(hex(applicationData))),
+                       .init("protocol_info", .string(hex(protocolInfo)))]
+        case .jewel?:
+            fields.append(.init("technology", .string("jewel")))
+        case .other(let name)?:
+            fields.append(.init("technology", .string(name)))
+        case nil:
+            break
+        }
+        if let platform { fields.append(.init("platform", .string(platform.rawValue))) }
+        if let product { fields.append(.init("product", .string(product))) }
+        if let capacity { fields.append(.init("capacity", .int(capacity))) }
+        fields += [.init("reader", .string(readerName)), .init("backend", .string(backend.rawValue))]
+        if let roundTrips { fields.append(.init("round_trips", .int(roundTrips))) }
+        return .object(fields)
+    }
+
+    /// A short developer-facing name for logs: the platform and UID.
+    public var summary: String { "\(platform?.rawValue ?? "object") \(ScannedObject.hex(identifier))" }
 }

@@ -29,7 +29,7 @@ struct InfoCommand: AsyncParsableCommand {
         try await ObjectChange(options: options, job: .status).run()
     }
 
-    static func print(_ status: TagStatus, place: ObjectPlace, options: ObjectCommandOptions) {
+    static func print(_ status: TagStatus, place: ObjectIdentity, options: ObjectCommandOptions) {
         if options.json {
             var fields: [ReportValue.Field] = [
                 .init("formatted", .bool(status.formatted)), .init("access", .string(status.access.rawValue)),
@@ -37,7 +37,7 @@ struct InfoCommand: AsyncParsableCommand {
             ]
             if let product = status.product { fields.append(.init("product", .string(product))) }
             if let protected = status.passwordProtected { fields.append(.init("password_protected", .bool(protected))) }
-            fields += [.init("round_trips", .int(status.roundTrips)), .init("object", place.identity)]
+            fields += [.init("round_trips", .int(status.roundTrips)), .init("object", place.report)]
             writeLine(JSONWriter.string(.object(fields)))
             return
         }

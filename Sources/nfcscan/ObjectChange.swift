@@ -80,7 +80,7 @@ struct ObjectChange {
                 return status
             }
             prompt.show(job.action.map(writeCopy.busy) ?? copy.reading, deadline: nil, secondsLeft: secondsLeft)
-            let place = ObjectPlace(object: object, reader: reader)
+            let place = ObjectIdentity(object: object, reader: reader)
             let result = await perform(on: object)
             prompt.clear()
             switch result {
@@ -117,7 +117,7 @@ struct ObjectChange {
     }
 
     /// The sentence (standard output), or the `--json` report, for a handled object.
-    private func report(_ outcome: Outcome, place: ObjectPlace, writeCopy: any WriteCopyCatalog) {
+    private func report(_ outcome: Outcome, place: ObjectIdentity, writeCopy: any WriteCopyCatalog) {
         switch outcome {
         case .written(let result):
             if options.json {
@@ -127,7 +127,7 @@ struct ObjectChange {
                     fields += [.init("changed", .bool(report.changed)), .init("formatted", .bool(report.formatted)),
                                .init("round_trips", .int(report.roundTrips))]
                 }
-                fields.append(.init("object", place.identity))
+                fields.append(.init("object", place.report))
                 writeLine(JSONWriter.string(.object(fields)))
             } else if let action = job.action {
                 writeLine(writeCopy.writeEnded(.done, action))
@@ -199,12 +199,12 @@ struct ObjectChange {
 
     /// The sentence on standard error (with --verbose, the cause); with --json, a report on
     /// standard output too.
-    private func fail(_ message: String, ending: WriteEnding, detail: String, place: ObjectPlace?) {
+    private func fail(_ message: String, ending: WriteEnding, detail: String, place: ObjectIdentity?) {
         printError(message)
         if options.verbose { printError("nfcscan: \(detail)") }
         if options.json {
             var fields: [ReportValue.Field] = [.init("ending", .string(ending.rawValue)), .init("error", .string(detail))]
-            if let place { fields.append(.init("object", place.identity)) }
+            if let place { fields.append(.init("object", place.report)) }
             writeLine(JSONWriter.string(.object(fields)))
         }
     }
@@ -226,27 +226,3 @@ struct ObjectChange {
     }
 }
 
-/// Which object was handled, on which reader (for reports).
-struct ObjectPlace: Sendable {
-    var identifier: [UInt8]
-    var platform: TagPlatform?
-    var readerName: String
-    var backend: ReaderBackend
-
-    init(object: DetectedObject, reader: any Reader) {
-        identifier = object.identifier
-        platform = object.platform
-        readerName = reader.name
-        backend = reader.backend
-    }
-
-    /// Developer-facing identity for `--json` (technical names are fine there).
-    var identity: ReportValue {
-        var fields: [ReportValue.Field] = [.init("uid", .string(ScannedObject.hex(identifier)))]
-        if let platform { fields.append(.init("platform", .string(platform.rawValue))) }
-        fields += [.init("reader", .string(readerName)), .init("backend", .string(backend.rawValue))]
-        return .object(fields)
-    }
-
-    var summary: String { "\(platform?.rawValue ?? "object") \(ScannedObject.hex(identifier))" }
-}

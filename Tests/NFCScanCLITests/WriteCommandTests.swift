@@ -57,6 +57,10 @@ import TestSupport
             // NTAG215: 496 data bytes; the TLV takes 4 (3-byte length form).
             #expect(status["capacity"] as? Int == 492)
             #expect((status["used"] as? Int ?? 0) > 0)
+            // The object as a scan's report names it (ObjectIdentity: one layout for every report).
+            let object = try #require(status["object"] as? [String: Any])
+            #expect(object["technology"] as? String == "iso14443a" && object["sak"] as? String == "00")
+            #expect(object["platform"] as? String == "type2" && object["backend"] as? String == "libnfc")
 
             let erase = try ScanCLI.run(["erase", "--object", "badge", "--timeout", "10"], connstring: connstring)
             #expect(erase.status == 0, "\(erase.stderr)")
