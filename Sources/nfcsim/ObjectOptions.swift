@@ -73,6 +73,15 @@ struct ObjectOptions: ParsableArguments {
         return content
     }
 
+    /// What keeps `object`'s memory in the `--save` file, when one is named: the file is checked and
+    /// written once now, so a name nfcsim cannot use fails before any reader sees the object.
+    func saver(for object: Any, kind: String) throws -> SavedObject? {
+        guard let save else { return nil }
+        do { return try SavedObject(path: save, object: object, kind: kind) } catch {
+            printError(error.message); throw ExitCode(error.status)
+        }
+    }
+
     /// When the object arrives and leaves, counted from `start`.
     func schedule(from start: ContinuousClock.Instant) -> (arrival: ContinuousClock.Instant?, departure: ContinuousClock.Instant?) {
         let arrival = after.map { start + .milliseconds(Int64($0 * 1000)) }

@@ -146,12 +146,7 @@ struct PN532Command: ParsableCommand {
         } catch {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
-        var saver: SavedObject?
-        do {
-            if let path = object.save { saver = try SavedObject(path: path, object: target, kind: type.rawValue) }
-        } catch {
-            printError(error.message); throw ExitCode(error.status)
-        }
+        let saver = try object.saver(for: target, kind: type.rawValue)
         let start = ContinuousClock.now
         let (arrival, departure) = object.schedule(from: start)
         let host: PN532PTYHost

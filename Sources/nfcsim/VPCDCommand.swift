@@ -164,12 +164,7 @@ struct VPCDCommand: ParsableCommand {
         } catch {
             printError("cannot build the \(type.rawValue): \(error)"); throw ExitCode(65)
         }
-        var saver: SavedObject?
-        do {
-            if let path = object.save { saver = try SavedObject(path: path, object: card, kind: type.rawValue) }
-        } catch {
-            printError(error.message); throw ExitCode(error.status)
-        }
+        let saver = try object.saver(for: card, kind: type.rawValue)
         let client: VPCDClient
         do { client = try VPCDClient(card: card, host: host, port: UInt16(port)) } catch {
             printError("\(error)"); throw ExitCode(71)
