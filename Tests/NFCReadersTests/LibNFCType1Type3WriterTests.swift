@@ -59,8 +59,9 @@ import TestSupport
         let saved = directory.appendingPathComponent("card.nfc")
         let sim = try NFCSimPN532Child(["--type", "felica", "--uri", "https://example.com/old", "--save", saved.path, "--for", "60"])
         guard let arrival = try await LibNFCArrival.first(at: sim.connstring) else { sim.stop(); return }
-        // Within one Check of nfc-read-forum-tag3 (4 blocks): it garbles longer messages read
-        // from nfcsim, whoever wrote them.
+        // Within one Check of nfc-read-forum-tag3 (4 blocks): its loop (b < blocks / Nbr, b += Nbr)
+        // sends only the first Check, so it writes out uninitialised memory after 64 bytes of any
+        // longer message, whatever the object; the trace shows nfcsim answering that Check in full.
         let bytes = NDEFMessage(URIRecord(uri: "https://example.com/saved-felica").record()).encoded()
         _ = try await Self.write(bytes, to: arrival.object)
         await arrival.close()
