@@ -137,8 +137,10 @@ import TestSupport
         defer { sim.stop() }
         let read = try LibNFCTool.run("nfc-mfclassic", ["r", "a", "u", image.path], connstring: sim.connstring, timeout: 60)
         #expect(read.output.contains("Done, 64 of 64 blocks read."), "\(read.output)")
-        // A new message within block 4, the first data block of the first NDEF sector (this
-        // nfc-mfclassic writes only the first block of each sector against nfcsim).
+        // A new message within block 4, the first data block of the first NDEF sector: libnfc
+        // 1.8.0's nfc-mfclassic w writes only the first block of each sector, on any card (its
+        // write sits inside write_card's is_first_block branch; the trace shows no WRITE for the
+        // other blocks, though it counts them written).
         var bytes = [UInt8](try Data(contentsOf: image))
         let message = NDEFMessage(URIRecord(uri: "https://a.io").record()).encoded()
         let block = [0x03, UInt8(message.count)] + message + [0xFE]
