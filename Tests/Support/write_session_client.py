@@ -55,6 +55,8 @@ def main():
     parser.add_argument("--message-size", type=int)
     parser.add_argument("--erase", action="store_true")
     parser.add_argument("--lock", action="store_true")
+    parser.add_argument("--format", action="store_true")
+    parser.add_argument("--password", help="the object's password, 8 hex digits")
     parser.add_argument("--language")
     parser.add_argument("--timeout", type=int)
     parser.add_argument("--cancel-after", type=float, default=0)
@@ -91,6 +93,10 @@ def main():
         options["erase"] = dbus.Boolean(True)
     if args.lock:
         options["lock"] = dbus.Boolean(True)
+    if args.format:
+        options["format"] = dbus.Boolean(True)
+    if args.password is not None:
+        options["password"] = dbus.ByteArray(bytes.fromhex(args.password))
     if args.language is not None:
         options["language"] = dbus.String(args.language)
     if args.timeout is not None:
