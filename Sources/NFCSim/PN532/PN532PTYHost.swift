@@ -14,14 +14,6 @@ public enum PN532HostStop: Hashable, Sendable {
     case signal(Int32)
 }
 
-public struct PN532HostError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    init(_ what: String, errno code: Int32 = errno) {
-        description = "\(what): \(String(cString: strerror(code)))"
-    }
-    init(message: String) { description = message }
-}
-
 /// Serves a ``PN532Emulator`` on a pseudo-terminal, so libnfc's `pn532_uart` driver talks to it
 /// as to a PN532 on a serial port (connstring `pn532_uart:<slavePath>`).
 ///
@@ -51,10 +43,8 @@ public final class PN532PTYHost: @unchecked Sendable {
     private var decoder = PN532FrameDecoder()
     private let master: Int32
     private let slave: Int32
-    /// The signal handler's pipe: the number of a signal that arrived is written to it.
-    private let signalWrite: Int32
-    private let loop: PollLoop
-    private let events = HostEvents()
+    private let wakeUps: SimulatorLoop
+    private var loop: PollLoop { wakeUps.loop }
     private var closed = false
 
     /// Creates the pair. `link`, when given, is made a symbolic link to the slave; an existing
@@ -71,42 +61,30 @@ public final class PN532PTYHost: @unchecked Sendable {
         cfmakeraw(&attributes)
         tcsetattr(s, TCSANOW, &attributes)
         _ = fcntl(m, F_SETFL, fcntl(m, F_GETFL) | O_NONBLOCK)
-        let loop: PollLoop, signals: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
-        do {
-            loop = try PollLoop()
-            signals = try FileDescriptor.pipe(options: [.closeOnExec, .nonBlocking])
-        } catch {
-            close(m); close(s); throw PN532HostError("pipe", errno: error.rawValue)
-        }
-        let fds = [signals.readEnd.rawValue, signals.writeEnd.rawValue]
-        master = m; slave = s; signalWrite = signals.writeEnd.rawValue
-        self.loop = loop
+        let wakeUps: SimulatorLoop
+        do { wakeUps = try SimulatorLoop() } catch { close(m); close(s); throw error }
+        master = m; slave = s
+        self.wakeUps = wakeUps
         slavePath = path
         if let link {
             var info = stat()
             if lstat(link, &info) == 0 {
                 guard info.st_mode & S_IFMT == S_IFLNK else {
-                    close(m); close(s); close(fds[0]); close(fds[1])
+                    close(m); close(s); wakeUps.shutdown()
                     throw PN532HostError(message: "\(link) exists and is not a symbolic link; not replacing it")
                 }
                 unlink(link)
             }
             guard symlink(path, link) == 0 else {
-                let e = errno; close(m); close(s); close(fds[0]); close(fds[1])
+                let e = errno; close(m); close(s); wakeUps.shutdown()
                 throw PN532HostError("symlink \(link)", errno: e)
             }
         }
         linkPath = link
-        // The loop owns the master and the signal pipe's read end: shutdown() cancels it, which closes them.
-        let events = events
-        loop.add(FileDescriptor(rawValue: m), events: .readable) { _ in
+        // The loop owns the master: shutdown() cancels it, which closes it.
+        let events = wakeUps.events
+        wakeUps.loop.add(FileDescriptor(rawValue: m), events: .readable) { _ in
             events.descriptorReady.store(true, ordering: .relaxed)
-            return .keepWatching
-        }
-        loop.add(signals.readEnd, events: .readable) { _ in
-            var bytes = [UInt8](repeating: 0, count: 16)
-            let n = read(signals.readEnd.rawValue, &bytes, bytes.count)
-            if n > 0 { events.signal.store(Int32(bytes[n - 1]), ordering: .relaxed) }
             return .keepWatching
         }
     }
@@ -117,27 +95,10 @@ public final class PN532PTYHost: @unchecked Sendable {
     public var connstring: String { "pn532_uart:\(linkPath ?? slavePath)" }
 
     /// Makes ``run(until:)`` return `.stopped` soon; safe from any thread.
-    public func stop() {
-        events.stopped.store(true, ordering: .relaxed)
-        loop.wake()
-    }
+    public func stop() { wakeUps.stop() }
 
-    /// Makes SIGINT and SIGTERM (or `signals`) stop ``run(until:)`` with `.signal`: the handler only
-    /// writes the signal number to the wake-up pipe (async-signal-safe).
-    public func stopOnSignals(_ signals: [Int32] = [SIGINT, SIGTERM]) {
-        PN532SignalPipe.fd = signalWrite
-        // A parent may have started us with these signals blocked (a mask survives exec): unblock.
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in signals { sigaddset(&set, number) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        for number in signals {
-            signal(number) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(PN532SignalPipe.fd, &byte, 1)
-            }
-        }
-    }
+    /// Makes SIGINT and SIGTERM (or `signals`) stop ``run(until:)`` with `.signal`.
+    public func stopOnSignals(_ signals: [Int32] = [SIGINT, SIGTERM]) { wakeUps.stopOnSignals(signals) }
 
     /// Serves frames until `deadline`, ``stop()`` or a signal set up with ``stopOnSignals(_:)``.
     @discardableResult
@@ -152,10 +113,12 @@ public final class PN532PTYHost: @unchecked Sendable {
             }
             let until = [deadline, emulator.nextWakeUp].compactMap { $0 }.min()
             guard loop.turn(until: until) else { return .stopped }
-            let signalNumber = events.signal.exchange(0, ordering: .relaxed)
-            if signalNumber != 0 { return .signal(signalNumber) }
-            if events.stopped.exchange(false, ordering: .relaxed) { return .stopped }
-            if events.descriptorReady.exchange(false, ordering: .relaxed) {
+            switch wakeUps.stopReason() {
+            case .signal(let number)?: return .signal(number)
+            case .stopped?: return .stopped
+            case nil: break
+            }
+            if wakeUps.events.descriptorReady.exchange(false, ordering: .relaxed) {
                 let n = read(master, &buffer, buffer.count)
                 if n < 0 {
                     if errno == EAGAIN || errno == EINTR { continue }
@@ -210,9 +173,8 @@ public final class PN532PTYHost: @unchecked Sendable {
             let n = readlink(linkPath, &target, target.count - 1)
             if n > 0, String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) == slavePath { unlink(linkPath) }
         }
-        if PN532SignalPipe.fd == signalWrite { PN532SignalPipe.fd = -1 }
-        loop.cancel()
-        close(slave); close(signalWrite)
+        wakeUps.shutdown()
+        close(slave)
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
@@ -221,19 +183,4 @@ public final class PN532PTYHost: @unchecked Sendable {
             return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
         }.joined(separator: " ")
     }
-}
-
-/// What the loop's handlers saw, for ``PN532PTYHost/run(until:)`` and ``VPCDClient/run(arrival:departure:)``
-/// (not the host itself: the loop would keep it alive).
-final class HostEvents: Sendable {
-    /// The pty's master (the socket to vpcd) has something to read, or hung up.
-    let descriptorReady = Atomic<Bool>(false)
-    let stopped = Atomic<Bool>(false)
-    /// The last signal number the handler wrote; 0: none.
-    let signal = Atomic<Int32>(0)
-}
-
-/// The pipe the signal handler writes to (a C handler captures nothing).
-enum PN532SignalPipe {
-    nonisolated(unsafe) static var fd: Int32 = -1
 }

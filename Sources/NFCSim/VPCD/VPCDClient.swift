@@ -18,14 +18,6 @@ public enum VPCDStop: Hashable, Sendable {
     case signal(Int32)
 }
 
-public struct VPCDError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    init(_ what: String, errno code: Int32 = errno) {
-        description = "\(what): \(String(cString: strerror(code)))"
-    }
-    init(message: String) { description = message }
-}
-
 /// Presents a ``VPCDCard`` to pcscd's vpcd driver in server mode (`DEVICENAME /dev/null:PORT`):
 /// the card is in the reader while this client is connected to the driver's port, and is taken
 /// away by closing the connection (Docs/design/simulators.md §3.1-3.2).
@@ -55,56 +47,26 @@ public final class VPCDClient: @unchecked Sendable {
     private var socketFD: Int32 = -1
     /// The socket in `loop` while connected (borrowed: ``disconnect()`` closes it).
     private var socketWatch: PollWatch?
-    /// The signal handler's pipe: the number of a signal that arrived is written to it.
-    private let signalWrite: Int32
-    private let loop: PollLoop
-    private let events = HostEvents()
+    private let wakeUps: SimulatorLoop
+    private var loop: PollLoop { wakeUps.loop }
+    private var events: HostEvents { wakeUps.events }
     private var closed = false
 
     public init(card: any VPCDCard, host: String = "127.0.0.1", port: UInt16 = 35963) throws {
         self.card = card
         self.host = host
         self.port = port
-        let signals: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
-        do {
-            loop = try PollLoop()
-            signals = try FileDescriptor.pipe(options: [.closeOnExec, .nonBlocking])
-        } catch {
-            throw VPCDError("pipe", errno: error.rawValue)
-        }
-        signalWrite = signals.writeEnd.rawValue
-        // The loop owns the signal pipe's read end: shutdown() cancels it, which closes it.
-        let events = events
-        loop.add(signals.readEnd, events: .readable) { _ in
-            var bytes = [UInt8](repeating: 0, count: 16)
-            let n = read(signals.readEnd.rawValue, &bytes, bytes.count)
-            if n > 0 { events.signal.store(Int32(bytes[n - 1]), ordering: .relaxed) }
-            return .keepWatching
-        }
+        wakeUps = try SimulatorLoop()
     }
 
     deinit { shutdown() }
 
     /// Makes ``run(arrival:departure:)`` return `.stopped` soon; safe from any thread.
-    public func stop() {
-        events.stopped.store(true, ordering: .relaxed)
-        loop.wake()
-    }
+    public func stop() { wakeUps.stop() }
 
-    /// Makes SIGINT and SIGTERM (or `signals`) stop ``run(arrival:departure:)`` with `.signal`:
-    /// the handler only writes the signal number to the wake-up pipe (async-signal-safe).
+    /// Makes SIGINT and SIGTERM (or `signals`) stop ``run(arrival:departure:)`` with `.signal`.
     public func stopOnSignals(_ signals: [Int32] = [SIGINT, SIGTERM]) {
-        VPCDSignalPipe.fd = signalWrite
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in signals { sigaddset(&set, number) }
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        for number in signals {
-            signal(number) { number in
-                var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(VPCDSignalPipe.fd, &byte, 1)
-            }
-        }
+        wakeUps.stopOnSignals(signals)
         // A write to a connection pcscd has closed must fail with EPIPE, not kill the process.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -154,9 +116,7 @@ public final class VPCDClient: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         disconnect()
-        if VPCDSignalPipe.fd == signalWrite { VPCDSignalPipe.fd = -1 }
-        loop.cancel()
-        close(signalWrite)
+        wakeUps.shutdown()
     }
 
     private func disconnect() {
@@ -178,10 +138,11 @@ public final class VPCDClient: @unchecked Sendable {
 
     /// Why the loop was woken, when it was to stop: a signal, or ``stop()``.
     private func wakeUpReason() -> VPCDStop? {
-        let number = events.signal.exchange(0, ordering: .relaxed)
-        if number != 0 { return .signal(number) }
-        if events.stopped.exchange(false, ordering: .relaxed) { return .stopped }
-        return nil
+        switch wakeUps.stopReason() {
+        case .signal(let number)?: .signal(number)
+        case .stopped?: .stopped
+        case nil: nil
+        }
     }
 
     /// Connects to the driver; while the port refuses (pcscd not listening yet) tries again every
@@ -273,9 +234,4 @@ public final class VPCDClient: @unchecked Sendable {
         let digits = Array("0123456789abcdef")
         return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]]) }.joined(separator: " ")
     }
-}
-
-/// The wake-up pipe the signal handler writes to (a C handler captures nothing).
-enum VPCDSignalPipe {
-    nonisolated(unsafe) static var fd: Int32 = -1
 }
