@@ -45,13 +45,13 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     public let modulations: [Modulation]
     public let timing: Timing
     private let device: LibNFCDevice
-    private let state = Mutex<(status: ReaderStatus, started: Bool, task: Task<Void, Never>?)>((.searching, false, nil))
+    private let run = ReaderRun()
 
     /// Modulations worth searching, in order; a device's supported list is filtered to these
     /// (the only ones `nfc_initiator_poll_target` maps to PN532 target types).
     public static let searchOrder: [Modulation] = [.iso14443A, .felica212, .felica424, .iso14443B, .jewel]
 
-    public var status: ReaderStatus { state.withLock { $0.status } }
+    public var status: ReaderStatus { run.status }
 
     private init(device: LibNFCDevice, modulations: [Modulation], timing: Timing) {
         self.device = device
@@ -132,34 +132,18 @@ public final class LibNFCReader: Reader, @unchecked Sendable {
     }
 
     public func events() -> AsyncThrowingStream<ReaderEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ReaderEvent.self, throwing: (any Error).self)
-        let start = state.withLock { state -> Bool in
-            guard !state.started, state.status == .searching else { return false }
-            state.started = true
-            return true
-        }
-        guard start else { continuation.finish(); return stream }
-        let task = Task { await self.search(continuation) }
-        state.withLock { $0.task = task }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+        run.events { continuation in await self.search(continuation) }
     }
 
     public func close() async {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            if case .failed = state.status {} else { state.status = .closed }
-            state.started = true
-            return state.task
-        }
+        let task = run.close()
         task?.cancel()
         device.abortCommand()
         await task?.value
         await device.close()
     }
 
-    private func setStatus(_ status: ReaderStatus) {
-        state.withLock { if $0.status != .closed { $0.status = status } }
-    }
+    private func setStatus(_ status: ReaderStatus) { run.set(status) }
 
     private func search(_ continuation: AsyncThrowingStream<ReaderEvent, any Error>.Continuation) async {
         do {

@@ -33,11 +33,11 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     public let backend = ReaderBackend.pcsc
     private let watcher: PCSCContext
     private let cards: PCSCContext
-    private let state = Mutex<(status: ReaderStatus, started: Bool, task: Task<Void, Never>?)>((.searching, false, nil))
+    private let run = ReaderRun()
     /// Whether this reader passes frames to the object (asked once, with its first card that needs it).
     public let passThroughMemory = PCSCPassThroughMemory()
 
-    public var status: ReaderStatus { state.withLock { $0.status } }
+    public var status: ReaderStatus { run.status }
 
     private init(name: String, watcher: PCSCContext, cards: PCSCContext) {
         self.name = name
@@ -95,25 +95,11 @@ public final class PCSCReader: Reader, @unchecked Sendable {
     }
 
     public func events() -> AsyncThrowingStream<ReaderEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ReaderEvent.self, throwing: (any Error).self)
-        let start = state.withLock { state -> Bool in
-            guard !state.started, state.status == .searching else { return false }
-            state.started = true
-            return true
-        }
-        guard start else { continuation.finish(); return stream }
-        let task = Task { await self.watch(continuation) }
-        state.withLock { $0.task = task }
-        continuation.onTermination = { [watcher] _ in task.cancel(); watcher.cancel() }
-        return stream
+        run.events(watch: { continuation in await self.watch(continuation) }, onTermination: { [watcher] in watcher.cancel() })
     }
 
     public func close() async {
-        let task = state.withLock { state -> Task<Void, Never>? in
-            if case .failed = state.status {} else { state.status = .closed }
-            state.started = true
-            return state.task
-        }
+        let task = run.close()
         if let task {
             task.cancel()
             // SCardCancel ends a wait that has reached pcscd; one that had not yet is caught by
@@ -130,11 +116,9 @@ public final class PCSCReader: Reader, @unchecked Sendable {
         await cards.release()
     }
 
-    private var isClosed: Bool { state.withLock { $0.status == .closed } }
+    private var isClosed: Bool { run.status == .closed }
 
-    private func setStatus(_ status: ReaderStatus) {
-        state.withLock { if $0.status != .closed { $0.status = status } }
-    }
+    private func setStatus(_ status: ReaderStatus) { run.set(status) }
 
     /// How often a card held exclusively by another client is tried again.
     public static let heldRetry: UInt32 = 1000
