@@ -17,38 +17,28 @@ records {"event": "peek", "error": <D-Bus error name or null>}; exit 0.
 Run it with Debian's /usr/bin/python3 (python3-dbus, python3-gi).
 """
 
-import argparse
 import os
 import sys
 
 import dbus
-from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_client import SCANNER, SessionSignals, peek, recorder, start  # noqa: E402
+from session_client import SCANNER, SessionSignals, arguments, common_options, connect, plain, start  # noqa: E402
 
 SESSION = "org.nfcscan.ScanSession1"
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--record", required=True)
-    parser.add_argument("--object")
+    parser = arguments(__doc__)
     parser.add_argument("--multiple", action="store_true")
     parser.add_argument("--alert")
-    parser.add_argument("--timeout", type=int)
     parser.add_argument("--invalidate-after", type=int, default=0)
     parser.add_argument("--invalidate-message", default="")
-    parser.add_argument("--peek")
     parser.add_argument("--restart-after", type=float, default=0)
     args = parser.parse_args()
-    record = recorder(args.record)
-
-    DBusGMainLoop(set_as_default=True)
-    bus = dbus.SessionBus()
-    if args.peek:
-        peek(bus, args.peek, SESSION, record)
+    record, bus = connect(args, SESSION)
+    if bus is None:
         return 0
 
     loop = GLib.MainLoop()
@@ -77,20 +67,14 @@ def main():
             if dict(args_[1]) == {"State": "reading"}:
                 record(event="reading")
                 return
-            record(event="properties", changed={str(k): (bool(v) if isinstance(v, dbus.Boolean) else
-                                                          int(v) if isinstance(v, (dbus.UInt32, dbus.Int32)) else str(v))
-                                                 for k, v in args_[1].items()})
+            record(event="properties", changed={str(k): plain(v) for k, v in args_[1].items()})
 
     signals = SessionSignals(bus, SESSION, on_signal)
-    options = {}
-    if args.object is not None:
-        options["object"] = dbus.String(args.object)
+    options = common_options(args)
     if args.multiple:
         options["multiple"] = dbus.Boolean(True)
     if args.alert is not None:
         options["alert-message"] = dbus.String(args.alert)
-    if args.timeout is not None:
-        options["timeout"] = dbus.UInt32(args.timeout)
     path = start(bus, "StartScanSession", options, record)
     if path is None:
         return 1

@@ -3,13 +3,57 @@ the JSON-lines record, peeking at another app's session, and the session's signa
 before StartScanSession/StartWriteSession has answered with its path, so they are kept until then.
 Debian's /usr/bin/python3 (python3-dbus, python3-gi)."""
 
+import argparse
 import json
 
 import dbus
+from dbus.mainloop.glib import DBusGMainLoop
 
 SCANNER = "org.nfcscan.Scanner1"
 PATH = "/org/nfcscan/Scanner1"
 PROPERTIES = "org.freedesktop.DBus.Properties"
+
+
+def arguments(description):
+    """A parser with the options every session client takes: --record FILE, --object, --timeout,
+    --peek PATH; each client adds its own."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--record", required=True)
+    parser.add_argument("--object")
+    parser.add_argument("--timeout", type=int)
+    parser.add_argument("--peek")
+    return parser
+
+
+def connect(args, interface):
+    """(record, bus): the session bus on a GLib main loop. With --peek, peeks at that session
+    through `interface` and gives bus None: the client has nothing more to do."""
+    record = recorder(args.record)
+    DBusGMainLoop(set_as_default=True)
+    bus = dbus.SessionBus()
+    if args.peek:
+        peek(bus, args.peek, interface, record)
+        return record, None
+    return record, bus
+
+
+def common_options(args):
+    """The Start*Session options both kinds of session take, from --object and --timeout."""
+    options = {}
+    if args.object is not None:
+        options["object"] = dbus.String(args.object)
+    if args.timeout is not None:
+        options["timeout"] = dbus.UInt32(args.timeout)
+    return options
+
+
+def plain(value):
+    """A D-Bus value as JSON writes it."""
+    if isinstance(value, dbus.Boolean):
+        return bool(value)
+    if isinstance(value, (dbus.UInt32, dbus.Int32, dbus.UInt64, dbus.Int64, dbus.Byte)):
+        return int(value)
+    return str(value)
 
 
 def recorder(path):

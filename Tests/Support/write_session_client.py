@@ -16,26 +16,16 @@ and records {"event": "peek", "error": <D-Bus error name or null>}; exit 0.
 Run it with Debian's /usr/bin/python3 (python3-dbus, python3-gi).
 """
 
-import argparse
 import os
 import sys
 
 import dbus
-from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_client import PROPERTIES, SCANNER, SessionSignals, peek, recorder, start  # noqa: E402
+from session_client import PROPERTIES, SCANNER, SessionSignals, arguments, common_options, connect, plain, start  # noqa: E402
 
 WRITE = "org.nfcscan.WriteSession1"
-
-
-def plain(value):
-    if isinstance(value, dbus.Boolean):
-        return bool(value)
-    if isinstance(value, (dbus.UInt32, dbus.Int32, dbus.UInt64, dbus.Int64, dbus.Byte)):
-        return int(value)
-    return str(value)
 
 
 def text_message(size):
@@ -47,9 +37,7 @@ def text_message(size):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--record", required=True)
-    parser.add_argument("--object")
+    parser = arguments(__doc__)
     parser.add_argument("--uri")
     parser.add_argument("--text")
     parser.add_argument("--message-size", type=int)
@@ -58,16 +46,10 @@ def main():
     parser.add_argument("--format", action="store_true")
     parser.add_argument("--password", help="the object's password, 8 hex digits")
     parser.add_argument("--language")
-    parser.add_argument("--timeout", type=int)
     parser.add_argument("--cancel-after", type=float, default=0)
-    parser.add_argument("--peek")
     args = parser.parse_args()
-    record = recorder(args.record)
-
-    DBusGMainLoop(set_as_default=True)
-    bus = dbus.SessionBus()
-    if args.peek:
-        peek(bus, args.peek, WRITE, record)
+    record, bus = connect(args, WRITE)
+    if bus is None:
         return 0
     loop = GLib.MainLoop()
 
@@ -80,9 +62,7 @@ def main():
             record(event="properties", changed={str(k): plain(v) for k, v in args_[1].items()})
 
     signals = SessionSignals(bus, WRITE, on_signal)
-    options = {}
-    if args.object is not None:
-        options["object"] = dbus.String(args.object)
+    options = common_options(args)
     if args.uri is not None:
         options["uri"] = dbus.String(args.uri)
     if args.text is not None:
@@ -99,8 +79,6 @@ def main():
         options["password"] = dbus.ByteArray(bytes.fromhex(args.password))
     if args.language is not None:
         options["language"] = dbus.String(args.language)
-    if args.timeout is not None:
-        options["timeout"] = dbus.UInt32(args.timeout)
     path = start(bus, "StartWriteSession", options, record)
     if path is None:
         return 1
