@@ -73,6 +73,19 @@ enum GetData {
     }
 }
 
+/// What a PC/SC reader does with an APDU for a contactless storage card before the card's own
+/// instructions (READ/UPDATE BINARY, keys…): short APDUs only (one that encodes back to itself is
+/// in the short form), the reader's class FF, and GET DATA answered from the UID. Every storage
+/// card nfcsim presents starts here and hands the rest to `card`.
+enum StorageCardAPDU {
+    static func answer(_ apdu: [UInt8], uid: [UInt8], card: (CommandAPDU) -> [UInt8]?) -> [UInt8]? {
+        guard let command = CommandAPDU(apdu), command.bytes == apdu, !command.needsExtendedLength else { return ResponseAPDU(status: .wrongLength).bytes }
+        guard command.cla == 0xFF else { return ResponseAPDU(status: .functionNotSupported).bytes }
+        if command.ins == 0xCA { return GetData.answer(command, raw: apdu, uid: uid, historicalBytes: nil).bytes }
+        return card(command)
+    }
+}
+
 /// A Type 2 object (NTAG21x, Ultralight) as a PC/SC Part 3 contactless storage card, as readers
 /// such as the ACR122U and SCL3711 present one (Docs/design/simulators.md §3.4-3.5):
 ///
@@ -118,18 +131,12 @@ public struct VPCDType2Card: VPCDCard {
 
     public mutating func transmit(_ apdu: [UInt8]) -> [UInt8]? {
         guard tag.isPresent else { return nil }
-        // Short APDUs only: one that encodes back to itself is in the short form.
-        guard let command = CommandAPDU(apdu), command.bytes == apdu, !command.needsExtendedLength else { return ResponseAPDU(status: .wrongLength).bytes }
-        guard command.cla == 0xFF else { return ResponseAPDU(status: .functionNotSupported).bytes }
-        switch command.ins {
-        case 0xCA:
-            return GetData.answer(command, raw: apdu, uid: tag.uid, historicalBytes: nil).bytes
-        case 0xB0:
-            return readBinary(command, raw: apdu).map(\.bytes)
-        case 0xD6:
-            return updateBinary(command).map(\.bytes)
-        default:
-            return ResponseAPDU(status: .instructionNotSupported).bytes
+        return StorageCardAPDU.answer(apdu, uid: tag.uid) { command in
+            switch command.ins {
+            case 0xB0: readBinary(command, raw: apdu).map(\.bytes)
+            case 0xD6: updateBinary(command).map(\.bytes)
+            default: ResponseAPDU(status: .instructionNotSupported).bytes
+            }
         }
     }
 

@@ -215,12 +215,9 @@ public struct VPCDPassThroughOnlyCard<Object: VirtualObject>: VPCDChipCard {
 
     public mutating func transmit(_ apdu: [UInt8]) -> [UInt8]? {
         guard object.isPresent else { return nil }
-        guard let command = CommandAPDU(apdu), command.bytes == apdu, !command.needsExtendedLength else { return ResponseAPDU(status: .wrongLength).bytes }
-        guard command.cla == 0xFF else { return ResponseAPDU(status: .functionNotSupported).bytes }
-        switch command.ins {
-        case 0xCA: return GetData.answer(command, raw: apdu, uid: uid, historicalBytes: nil).bytes
-        case 0xB0: return ResponseAPDU(status: .functionNotSupported).bytes
-        default: return ResponseAPDU(status: .instructionNotSupported).bytes
+        return StorageCardAPDU.answer(apdu, uid: uid) { command in
+            // READ BINARY does not reach this object's memory: only the pass-through does.
+            ResponseAPDU(status: command.ins == 0xB0 ? .functionNotSupported : .instructionNotSupported).bytes
         }
     }
 }

@@ -46,11 +46,12 @@ public struct VPCDMifareClassicCard: VPCDCard {
 
     public mutating func transmit(_ apdu: [UInt8]) -> [UInt8]? {
         guard chip.isPresent else { return nil }
-        guard let command = CommandAPDU(apdu), command.bytes == apdu, !command.needsExtendedLength else { return ResponseAPDU(status: .wrongLength).bytes }
-        guard command.cla == 0xFF else { return ResponseAPDU(status: .functionNotSupported).bytes }
+        return StorageCardAPDU.answer(apdu, uid: chip.uid) { instruction($0, raw: apdu) }
+    }
+
+    /// The card's own instructions, after the reader's checks and GET DATA.
+    private mutating func instruction(_ command: CommandAPDU, raw apdu: [UInt8]) -> [UInt8]? {
         switch command.ins {
-        case 0xCA:
-            return GetData.answer(command, raw: apdu, uid: chip.uid, historicalBytes: nil).bytes
         case 0x82:
             guard command.p1 == 0x00, command.p2 <= 0x01 else { return ResponseAPDU(status: .functionNotSupported).bytes }
             guard command.data.count == 6, command.le == nil else { return ResponseAPDU(status: .wrongLength).bytes }
@@ -130,11 +131,12 @@ public struct VPCDType5Card: VPCDCard {
 
     public mutating func transmit(_ apdu: [UInt8]) -> [UInt8]? {
         guard chip.isPresent else { return nil }
-        guard let command = CommandAPDU(apdu), command.bytes == apdu, !command.needsExtendedLength else { return ResponseAPDU(status: .wrongLength).bytes }
-        guard command.cla == 0xFF else { return ResponseAPDU(status: .functionNotSupported).bytes }
+        return StorageCardAPDU.answer(apdu, uid: chip.uid) { instruction($0, raw: apdu) }
+    }
+
+    /// The card's own instructions, after the reader's checks and GET DATA.
+    private mutating func instruction(_ command: CommandAPDU, raw apdu: [UInt8]) -> [UInt8]? {
         switch command.ins {
-        case 0xCA:
-            return GetData.answer(command, raw: apdu, uid: chip.uid, historicalBytes: nil).bytes
         case 0xB0:
             guard command.data.isEmpty, command.le != nil else { return ResponseAPDU(status: .wrongLength).bytes }
             let blockSize = chip.product.blockSize
