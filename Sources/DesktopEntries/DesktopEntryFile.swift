@@ -5,6 +5,10 @@
 /// Strict where a lenient reading could run the wrong thing: a duplicate group or key, a line
 /// that is neither, or bytes that are not UTF-8 refuse the whole file (the spec calls such files
 /// invalid), with the line at fault, so a desktop entry never means two things to two readers.
+/// A `mimeapps.list` (``Keys/mimeTypes``) is read as GLib reads it instead, because tools that
+/// append to it leave groups repeated: a repeated group continues the first, and of a repeated
+/// key the last line counts; it starts nothing itself, and GLib's reading is the one the
+/// person's desktop already follows.
 public struct DesktopEntryFile: Sendable, Equatable {
     /// One `Key=Value` line. `locale` is the part in brackets (`Name[de]`), nil for none.
     public struct Entry: Sendable, Equatable {
@@ -49,9 +53,8 @@ public struct DesktopEntryFile: Sendable, Equatable {
         guard bytes.count <= Self.maximumBytes else {
             throw DesktopEntryProblem(line: 0, "the file is \(bytes.count) bytes; at most \(Self.maximumBytes)")
         }
-        var groups: [Group] = []
-        var current: (name: String, line: Int, entries: [Entry])?
-        var keysInGroup: Set<String> = []
+        var groups: [(name: String, line: Int, entries: [Entry], keys: Set<String>)] = []
+        var current: Int?
         var count = 0
         var lineNumber = 0
         for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -74,18 +77,19 @@ public struct DesktopEntryFile: Sendable, Equatable {
                 guard name.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0 != "[" && $0 != "]" }) else {
                     throw DesktopEntryProblem(line: lineNumber, "group names are printable ASCII without [ or ]")
                 }
-                if let open = current { groups.append(Group(name: open.name, line: open.line, entries: open.entries)) }
-                guard !groups.contains(where: { $0.name == name }) else {
-                    throw DesktopEntryProblem(line: lineNumber, "group [\(name)] appears twice")
+                if let earlier = groups.firstIndex(where: { $0.name == name }) {
+                    guard keys == .mimeTypes else { throw DesktopEntryProblem(line: lineNumber, "group [\(name)] appears twice") }
+                    current = earlier
+                    continue
                 }
                 guard groups.count < Self.maximumGroups else {
                     throw DesktopEntryProblem(line: lineNumber, "more than \(Self.maximumGroups) groups")
                 }
-                current = (name, lineNumber, [])
-                keysInGroup = []
+                groups.append((name, lineNumber, [], []))
+                current = groups.count - 1
                 continue
             }
-            guard current != nil else {
+            guard let group = current else {
                 throw DesktopEntryProblem(line: lineNumber, "a key before the first group header")
             }
             guard let equals = trimmed.firstIndex(of: "=") else {
@@ -96,17 +100,19 @@ public struct DesktopEntryFile: Sendable, Equatable {
             case .mimeTypes: (try Self.mimeType(Self.trimmingSpaces(trimmed[..<equals]), line: lineNumber), nil)
             }
             let value = String(Self.trimmingLeadingSpaces(trimmed[trimmed.index(after: equals)...]))
-            guard keysInGroup.insert(locale.map { "\(key)[\($0)]" } ?? key).inserted else {
-                throw DesktopEntryProblem(line: lineNumber, "key \(key)\(locale.map { "[\($0)]" } ?? "") appears twice in [\(current!.name)]")
+            if !groups[group].keys.insert(locale.map { "\(key)[\($0)]" } ?? key).inserted {
+                guard keys == .mimeTypes else {
+                    throw DesktopEntryProblem(line: lineNumber, "key \(key)\(locale.map { "[\($0)]" } ?? "") appears twice in [\(groups[group].name)]")
+                }
+                groups[group].entries.removeAll { $0.key == key }
             }
             count += 1
             guard count <= Self.maximumEntries else {
                 throw DesktopEntryProblem(line: lineNumber, "more than \(Self.maximumEntries) keys")
             }
-            current!.entries.append(Entry(key: key, locale: locale, rawValue: value, line: lineNumber))
+            groups[group].entries.append(Entry(key: key, locale: locale, rawValue: value, line: lineNumber))
         }
-        if let open = current { groups.append(Group(name: open.name, line: open.line, entries: open.entries)) }
-        self.groups = groups
+        self.groups = groups.map { Group(name: $0.name, line: $0.line, entries: $0.entries) }
     }
 
     /// `Key` or `Key[locale]`: keys are `A-Za-z0-9-`; the locale is `lang_COUNTRY.ENCODING@MODIFIER`.

@@ -81,4 +81,31 @@ import Testing
         #expect(entry.mimeTypes == ["text/vcard", "text/x-vcard"])
         #expect(throws: DesktopEntryProblem.self) { try DesktopEntryFile(bytes: Array("[Default Applications]\ntext/vcard/x=a.desktop\n".utf8), keys: .mimeTypes) }
     }
+
+    /// Tools that append to mimeapps.list leave groups repeated; GLib (and so the person's desktop)
+    /// continues the first group and lets the last of a repeated key count (checked against
+    /// GLib.KeyFile with these bytes). A desktop entry stays strict.
+    @Test func aRepeatedGroupOrKeyInMimeappsListIsReadAsGLibReadsIt() throws {
+        let text = """
+        [Default Applications]
+        x-scheme-handler/mailto=a.desktop
+        [Added Associations]
+        text/plain=b.desktop;
+        [Default Applications]
+        x-scheme-handler/tel=c.desktop
+        x-scheme-handler/mailto=d.desktop
+        """
+        let file = try DesktopEntryFile(bytes: Array(text.utf8), keys: .mimeTypes)
+        #expect(file.groups.map(\.name) == ["Default Applications", "Added Associations"])
+        let list = MimeAppsList(file: file, desktopSpecific: false)
+        #expect(list.defaults["x-scheme-handler/mailto"] == ["d.desktop"])
+        #expect(list.defaults["x-scheme-handler/tel"] == ["c.desktop"])
+        #expect(list.added["text/plain"] == ["b.desktop"])
+        #expect(throws: DesktopEntryProblem(line: 3, "group [Desktop Entry] appears twice")) {
+            try DesktopEntryFile(bytes: Array("[Desktop Entry]\nName=A\n[Desktop Entry]\nName=B\n".utf8))
+        }
+        #expect(throws: DesktopEntryProblem(line: 3, "key Exec appears twice in [Desktop Entry]")) {
+            try DesktopEntryFile(bytes: Array("[Desktop Entry]\nExec=a\nExec=b\n".utf8))
+        }
+    }
 }
