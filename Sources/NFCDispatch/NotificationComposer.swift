@@ -39,17 +39,19 @@ public struct NotificationComposer: Sendable {
 
     /// The app was chosen but did not take the object (it did not answer, refused, or left).
     public func handlerFailed(_ app: HandlerApp) -> NotificationContent {
-        let registration = app.request
-        return NotificationContent(appName: registration.appName, appIcon: registration.appIcon ?? "",
-                            summary: fit(registration.appName) { copy.handlerFailed(app: $0) }, plainBody: nil, actions: [],
-                            hints: .init(category: Self.failureCategory, desktopEntry: registration.desktopEntry),
-                            expireTimeout: Self.failureTimeout)
+        appFailed(name: app.request.appName, icon: app.request.appIcon, desktopEntry: app.request.desktopEntry)
     }
 
     /// The person's default app could not be started for what they chose.
     public func defaultAppFailed(_ app: DefaultApp) -> NotificationContent {
-        NotificationContent(appName: app.name, appIcon: app.icon ?? "", summary: fit(app.name) { copy.handlerFailed(app: $0) },
-                            plainBody: nil, actions: [], hints: .init(category: Self.failureCategory, desktopEntry: app.id.name),
+        appFailed(name: app.name, icon: app.icon, desktopEntry: app.id.name)
+    }
+
+    /// An app (one that asked, or the person's default) could not be given what they chose: the
+    /// same sentence, sent in the app's name.
+    private func appFailed(name: String, icon: String?, desktopEntry: String?) -> NotificationContent {
+        NotificationContent(appName: name, appIcon: icon ?? "", summary: fit(name) { copy.handlerFailed(app: $0) },
+                            plainBody: nil, actions: [], hints: .init(category: Self.failureCategory, desktopEntry: desktopEntry),
                             expireTimeout: Self.failureTimeout)
     }
 
