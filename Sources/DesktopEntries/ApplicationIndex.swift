@@ -34,10 +34,14 @@ public struct ApplicationIndex: Sendable, Equatable {
     /// The entry in force for each ID (hidden ones left out), in ID order.
     public let entries: [DesktopEntry]
     public let refused: [Refusal]
+    /// Each ID's place in ``entries`` (the first, should one repeat): lookups by ID are made for
+    /// every object offered.
+    private let positions: [String: Int]
 
     public init(entries: [DesktopEntry] = [], refused: [Refusal] = []) {
         self.entries = entries
         self.refused = refused
+        positions = Dictionary(entries.enumerated().map { ($1.id.value, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Merges `found` (any order). An unreadable or invalid file is refused and does not count:
@@ -58,11 +62,14 @@ public struct ApplicationIndex: Sendable, Equatable {
                 refused.append(Refusal(path: file.path, problem: error))
             }
         }
-        entries = winners.values.filter { !$0.isHidden }.sorted { $0.id < $1.id }
-        self.refused = refused
+        self.init(entries: winners.values.filter { !$0.isHidden }.sorted { $0.id < $1.id }, refused: refused)
     }
 
-    public func entry(_ id: DesktopFileID) -> DesktopEntry? { entries.first { $0.id == id } }
+    public func entry(_ id: DesktopFileID) -> DesktopEntry? { entry(id: id.value) }
+
+    /// The entry whose desktop file ID is `value` (`org.gnome.Contacts.desktop`), as
+    /// mimeapps.list names apps.
+    public func entry(id value: String) -> DesktopEntry? { positions[value].map { entries[$0] } }
 
     /// What is new, gone or different, by ID.
     public struct Changes: Sendable, Equatable {

@@ -68,10 +68,9 @@ public struct PersonalDefaults: Sendable, Equatable {
             default: return false
             }
         }
-        let entries = Dictionary(index.entries.map { ($0.id.value, $0) }, uniquingKeysWith: { first, _ in first })
         let declaring = index.entries.filter { $0.mimeTypes.contains(mimeType) }.map(\.id.value)
-        let id = applications.defaultApp(for: mimeType, declaring: declaring) { id in entries[id].map(usable) ?? false }
-        return id.flatMap { entries[$0] }.flatMap(DefaultApp.init)
+        let id = applications.defaultApp(for: mimeType, declaring: declaring) { id in index.entry(id: id).map(usable) ?? false }
+        return id.flatMap(index.entry(id:)).flatMap(DefaultApp.init)
     }
 
     /// What the person's defaults take from `report` (``DefaultContent/choice(in:hasDefaultApp:canJoinNetworks:)``)
