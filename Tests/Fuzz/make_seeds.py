@@ -649,6 +649,9 @@ def dumps_seeds():
         'flipper-felica': felica, 'proxmark-mfu': mfu, 'proxmark-mfcard': mfcard, 'proxmark-15693': hf15,
         'metrodroid-ul': md_ul, 'metrodroid-classic': md_classic, 'metrodroid-felica': md_felica,
         # Broken ones: a duplicate page, a short page, a version from the future, JSON cut short.
+        # A key read in part (found by the target: --save writes it as ??, so it must be unknown as a whole).
+        'flipper-mini-partial-key': classic.replace('Block 7: D3 F7 D3 F7 D3 F7 7F 07 88 40 FF FF FF FF FF FF',
+                                                    'Block 7: D3 F7 D3 F7 D3 F7 7F 07 88 40 FF ?? ?? ?? ?? ??'),
         'flipper-duplicate-page': ntag + 'Page 4: 00 00 00 00\n',
         'flipper-short-page': ntag.replace('Page 7: ', 'Page 7: 00 '),
         'flipper-version-9': ntag.replace('Version: 4', 'Version: 9'),

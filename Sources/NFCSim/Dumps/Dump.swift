@@ -128,7 +128,7 @@ public struct ClassicDump: Sendable, Equatable {
 
     /// Builds the memory from blocks as a dump gives them: a nil block was not read, a nil byte
     /// is `??`. Unread bytes read as zeros once authenticated; a key with an unread byte is
-    /// unknown; unread access bits are the transport configuration (FF 07 80).
+    /// unknown (all six bytes zero); unread access bits are the transport configuration (FF 07 80).
     public init(size: MifareClassicSize, uid: [UInt8], atqa: [UInt8]?, sak: UInt8?, blocks: [[UInt8?]?]) {
         self.size = size
         self.uid = uid
@@ -145,8 +145,13 @@ public struct ClassicDump: Sendable, Equatable {
         }
         for (number, block) in blocks.prefix(size.blockCount).enumerated() {
             guard var block, block.count == 16 else { continue }
-            if number == size.trailerBlock(ofSector: size.sector(ofBlock: number)), block[6..<9].contains(nil) {
-                block.replaceSubrange(6..<9, with: [0xFF, 0x07, 0x80])
+            if number == size.trailerBlock(ofSector: size.sector(ofBlock: number)) {
+                if block[6..<9].contains(nil) { block.replaceSubrange(6..<9, with: [0xFF, 0x07, 0x80]) }
+                // A key with an unread byte is unknown as a whole: none of its bytes is kept, so the
+                // chip is the same whichever of them the dump had (and as nfcsim --save writes it).
+                for key in [0..<6, 10..<16] where block[key].contains(nil) {
+                    block.replaceSubrange(key, with: [UInt8?](repeating: nil, count: 6))
+                }
             }
             memory.replaceSubrange((number * 16)..<(number * 16 + 16), with: block.map { $0 ?? 0 })
         }
