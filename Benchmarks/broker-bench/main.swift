@@ -63,7 +63,7 @@ func settings(port: Int32, station: String) throws -> BrokerSettings {
 }
 
 func station(port: Int32, spool: String, name: String) throws -> (BrokerPublisher, ServiceGroup, Task<Void, any Error>) {
-    let publisher = BrokerPublisher(settings: try settings(port: port, station: name), password: nil, spoolPath: spool,
+    let publisher = BrokerPublisher(settings: try settings(port: port, station: name), password: nil, spoolLocation: .init(path: spool),
                                     spoolCapacity: 20_000, logger: logger)
     let group = ServiceGroup(configuration: .init(services: [publisher], logger: logger))
     let running = Task { try await group.run() }

@@ -29,11 +29,15 @@ final class LoginSessionWatch: ConditionWatch {
 
     /// Throws at once when the bus refuses the subscription to logind's comings and goings.
     func watch() async throws(BusError) {
-        let bus = bus, marker = marker, lockedAfterRestart = lockedAfterRestart, idle = idle
+        let bus = bus, marker = marker, lockedAfterRestart = lockedAfterRestart, idle = idle, logger = logger
         let report: @Sendable ([String: DBusValue]?) -> Void = { properties in
             guard let properties else { lockedAfterRestart(nil); idle(nil); return }
             let locked = properties["LockedHint"]?.boolValue
-            if locked == false { marker?.record() }
+            if locked == false {
+                do { try marker?.record() } catch {
+                    logger.warning("cannot remember the unlock since boot: \(error)")
+                }
+            }
             // Without a runtime directory "since boot" cannot be told: unknown, not a pause.
             lockedAfterRestart(marker.flatMap { marker in locked.map { $0 && !marker.isPresent } })
             idle(properties["IdleHint"]?.boolValue)
@@ -93,15 +97,19 @@ final class LoginSessionWatch: ConditionWatch {
     }
 }
 
-/// "Unlocked since boot": a file in $XDG_RUNTIME_DIR (emptied at every restart) holding this
-/// boot's id, written the first time the session is seen unlocked.
+/// "Unlocked since boot": a file in $XDG_RUNTIME_DIR/nfcscan (emptied at every restart) holding
+/// this boot's id, written the first time the session is seen unlocked. Reached through a
+/// ``PrivateDirectory``, so a link planted at `nfcscan` or at the file is never written through.
 struct UnlockMarker: Sendable {
-    let path: String
+    let runtimeDirectory: String
+    static let directoryName = "nfcscan"
+    static let fileName = "unlocked-since-boot"
+    var path: String { runtimeDirectory + "/" + Self.directoryName + "/" + Self.fileName }
 
     /// In `runtimeDirectory` (nil: $XDG_RUNTIME_DIR); nil when there is none.
     init?(runtimeDirectory: String? = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]) {
         guard let runtimeDirectory, !runtimeDirectory.isEmpty else { return nil }
-        path = runtimeDirectory + "/nfcscan/unlocked-since-boot"
+        self.runtimeDirectory = runtimeDirectory
     }
 
     /// The kernel's id of this boot: a marker from an earlier boot (a runtime directory that
@@ -111,15 +119,19 @@ struct UnlockMarker: Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown-boot"
     }
 
-    var isPresent: Bool {
-        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == Self.bootID
+    private func directory() throws(PrivateDirectory.Failure) -> PrivateDirectory {
+        try PrivateDirectory(base: runtimeDirectory, components: [Self.directoryName])
     }
 
-    func record() {
+    var isPresent: Bool {
+        guard let bytes = try? directory().read(Self.fileName, maximumBytes: 256) else { return false }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == Self.bootID
+    }
+
+    /// Writes the marker unless it is there; a directory that fails its checks is refused (the
+    /// failure says what to fix).
+    func record() throws(PrivateDirectory.Failure) {
         guard !isPresent else { return }
-        let directory = (path as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
-        try? (Self.bootID + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try directory().replace(Self.fileName, with: Array((Self.bootID + "\n").utf8))
     }
 }

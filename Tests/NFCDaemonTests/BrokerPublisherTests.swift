@@ -50,7 +50,7 @@ struct BrokerPublisherTests {
                 url = mqtt://127.0.0.1:\(broker.port)
                 station = counter 2
                 """).broker)
-            publisher = BrokerPublisher(settings: settings, password: nil, spoolPath: spool, logger: Logger(label: "test"))
+            publisher = BrokerPublisher(settings: settings, password: nil, spoolLocation: .init(path: spool), logger: Logger(label: "test"))
             let statuses = self.statuses
             publisher.reportStatus { status in statuses.reports.withLock { $0.append(status) } }
             group = ServiceGroup(configuration: .init(services: [publisher], logger: Logger(label: "test")))

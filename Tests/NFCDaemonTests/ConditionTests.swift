@@ -214,17 +214,3 @@ import Testing
         #expect(DaemonSettings.defaultPath(environment: ["HOME": "/home/a"]) == "/home/a/.config/nfcscan/nfcscand.conf")
     }
 }
-
-@Suite struct UnlockMarkerTests {
-    @Test func theMarkerHoldsThisBootsIdAndOneFromAnotherBootDoesNotCount() throws {
-        let directory = NSTemporaryDirectory() + "nfcscan-runtime-\(getpid())"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let marker = try #require(UnlockMarker(runtimeDirectory: directory))
-        #expect(!marker.isPresent)
-        marker.record()
-        #expect(marker.isPresent)
-        try "an-earlier-boot\n".write(toFile: marker.path, atomically: true, encoding: .utf8)
-        #expect(!marker.isPresent)
-        #expect(UnlockMarker(runtimeDirectory: nil) == nil && UnlockMarker(runtimeDirectory: "") == nil)
-    }
-}

@@ -34,7 +34,7 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
 
     private let settings: BrokerSettings
     private let password: String?
-    private let spoolPath: String
+    private let spoolLocation: SpoolDirectory.Location
     private let spoolCapacity: Int
     private let logger: Logger
     private let inbox: AsyncStream<Input>
@@ -43,11 +43,11 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
     /// Told of each change of `state` (the daemon's `Broker` property); set once the daemon exists.
     private let reporter = Mutex<(@Sendable (State) -> Void)?>(nil)
 
-    public init(settings: BrokerSettings, password: String?, spoolPath: String = SpoolDirectory.defaultPath(),
+    public init(settings: BrokerSettings, password: String?, spoolLocation: SpoolDirectory.Location = SpoolDirectory.defaultLocation(),
                 spoolCapacity: Int = BrokerPublisher.defaultSpoolCapacity, logger: Logger) {
         self.settings = settings
         self.password = password
-        self.spoolPath = spoolPath
+        self.spoolLocation = spoolLocation
         self.spoolCapacity = spoolCapacity
         self.logger = logger
         (inbox, sink) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .unbounded)
@@ -87,11 +87,15 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
         let topics = StationTopics(settings)
         let spool: SpoolDirectory
         do {
-            spool = try SpoolDirectory(path: spoolPath, capacity: spoolCapacity)
+            spool = try SpoolDirectory(location: spoolLocation, capacity: spoolCapacity)
         } catch {
-            logger.error("broker: \(error); nothing will be published")
+            logger.error("broker: the spool cannot be used: \(error); nothing will be published")
             throw error
         }
+        func logNotices() {
+            for notice in spool.takeNotices() { logger.warning("broker: \(notice)") }
+        }
+        logNotices()
         var options = MosquittoClient.Options(host: settings.host, port: settings.port,
                                               clientID: "nfcscand-" + TopicName.reduced(settings.station))
         options.will = .init(topic: topics.availability, text: "offline", qos: 1, retain: true)
@@ -133,8 +137,9 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
         for (seq, payload) in spool.pendingPayloads() {
             if let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
         }
+        logNotices()
         record()
-        logger.notice("broker: publishing to \(settings.host):\(settings.port) as \(settings.station) on \(topics.scan); \(spool.book.pending.count) events waiting in \(spoolPath)")
+        logger.notice("broker: publishing to \(settings.host):\(settings.port) as \(settings.station) on \(topics.scan); \(spool.book.pending.count) events waiting in \(spool.path)")
 
         await withGracefulShutdownHandler {
             for await input in inbox {
@@ -154,9 +159,11 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
                         }
                         if let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
                     } catch {
-                        update { $0.lastError = "\(error)" }
-                        logger.error("broker: an event could not be spooled: \(error)")
+                        // Counted in dropped, its seq left unused: subscribers see the gap.
+                        update { $0.lastError = "an event could not be kept: \(error)" }
+                        logger.error("broker: an event could not be spooled, so it is dropped (\(spool.book.dropped) so far): \(error)")
                     }
+                    logNotices()
                 case .client(.connected(0, _)):
                     connected = true
                     update { $0.lastError = nil }
