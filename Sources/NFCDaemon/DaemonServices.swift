@@ -30,14 +30,31 @@ public struct WatchdogService: Service {
 /// A bus connection as a service of the group: it closes the connection at the group's end. It is
 /// listed first, so a graceful shutdown (which goes through the services in reverse) closes it
 /// only once the daemon and the watches using it have stopped.
+///
+/// The bus is the daemon's life: a connection that ends on its own (the bus went away, or
+/// dropped nfcscand, as dbus-daemon does to a connection that sends a message over its limit)
+/// fails the service, so the whole group ends and nfcscand exits non-zero for systemd to restart
+/// it, instead of living on unreachable, still feeding the watchdog.
 public struct BusService: Service {
     private let bus: BusConnection
 
+    /// Why the service failed: the connection ended while the daemon still needed it.
+    public struct Lost: Error, CustomStringConvertible {
+        public let reason: BusError
+        public var description: String { "the bus connection ended: \(reason)" }
+    }
+
     public init(_ bus: BusConnection) { self.bus = bus }
 
-    public func run() async {
-        // Cancelled instead (a service failed): the group is ending all the same.
-        try? await gracefulShutdown()
+    public func run() async throws {
+        let (ended, end) = AsyncStream.makeStream(of: BusError.self, bufferingPolicy: .bufferingNewest(1))
+        bus.onClose { reason in
+            end.yield(reason)
+            end.finish()
+        }
+        // Ends with the group's graceful shutdown, or cancelled (another service failed).
+        let lost = await cancelWhenGracefulShutdown { await ended.first { _ in true } }
         bus.close()
+        if let lost { throw Lost(reason: lost) }
     }
 }

@@ -91,10 +91,18 @@ public final class BusConnection: @unchecked Sendable {
         socketWatch = loop.add(FileDescriptor(rawValue: sd_bus_get_fd(bus)), events: .readable, ownership: .borrowed) { _ in .keepWatching }
     }
 
-    /// Called once when the connection ends other than by ``close()`` (the bus went away).
+    /// Called once when the connection ends other than by ``close()`` (the bus went away, or
+    /// dropped this connection); at once when that happened already.
     public func onClose(_ handler: @escaping @Sendable (BusError) -> Void) {
-        state.withLock { $0.onClose = handler }
+        let ended = state.withLock { state -> Bool in
+            state.onClose = handler
+            return !state.running
+        }
+        if ended { handler(.closed) }
     }
+
+    /// False once the connection has ended, by ``close()`` or because the bus went away.
+    public var isOpen: Bool { state.withLock { $0.running } }
 
     // MARK: Names
 
@@ -405,7 +413,7 @@ public final class BusConnection: @unchecked Sendable {
             return
         }
         do {
-            continuation.resume(returning: try BusMarshalling.readAll(from: message))
+            continuation.resume(returning: try BusMarshalling.readAll(from: message, limit: .peerMessage))
         } catch {
             continuation.resume(throwing: error)
         }
@@ -414,7 +422,7 @@ public final class BusConnection: @unchecked Sendable {
     private static func signalArrived(_ message: OpaquePointer, token: Int) {
         guard let connection = connection(for: token),
               let handler = connection.state.withLock({ $0.signalHandlers[token] }),
-              let arguments = try? BusMarshalling.readAll(from: message) else { return }
+              let arguments = try? BusMarshalling.readAll(from: message, limit: .peerMessage) else { return }
         let signal = BusSignal(sender: string(sd_bus_message_get_sender(message)),
                                path: string(sd_bus_message_get_path(message)),
                                interface: string(sd_bus_message_get_interface(message)),
@@ -434,7 +442,10 @@ public final class BusConnection: @unchecked Sendable {
                                  interface: string(sd_bus_message_get_interface(message)),
                                  member: string(sd_bus_message_get_member(message)),
                                  signature: string(sd_bus_message_get_signature(message, 1)),
-                                 arguments: try BusMarshalling.readAll(from: message), handle: reply)
+                                 arguments: try BusMarshalling.readAll(from: message, limit: .methodCall), handle: reply)
+        } catch .tooLarge(let detail) {
+            reply.fail(BusMethodCall.limitsExceeded, "the arguments are larger than this service takes: \(detail)")
+            return 1
         } catch {
             reply.fail(BusMethodCall.invalidArgs, "\(error)")
             return 1
@@ -489,6 +500,7 @@ public struct BusMethodCall: Sendable {
     public static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
     public static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
     public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+    public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
     public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
     public static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
 

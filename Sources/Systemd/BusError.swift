@@ -6,6 +6,8 @@ public enum BusError: Error, Sendable, Equatable, CustomStringConvertible {
     case remote(name: String, message: String)
     /// A value could not be written to or read from a message.
     case marshal(String)
+    /// A message larger than this side reads (``ReadLimit``): refused before it was decoded.
+    case tooLarge(String)
     /// The bus name is owned by another connection.
     case nameTaken(String)
     /// The connection was closed (by us or by the bus).
@@ -20,6 +22,7 @@ public enum BusError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connect(let address, let detail): "cannot connect to the bus at \(address): \(detail)"
         case .remote(let name, let message): "\(name): \(message)"
         case .marshal(let detail): "bad D-Bus message: \(detail)"
+        case .tooLarge(let detail): "message too large: \(detail)"
         case .nameTaken(let name): "the bus name \(name) is already owned by another program"
         case .closed: "the bus connection is closed"
         case .cancelled: "the call was cancelled before its answer came"

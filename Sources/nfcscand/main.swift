@@ -44,7 +44,8 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
             (read by xdg-open when no desktop portal runs).
 
             Exit statuses: 0 stopped by SIGTERM/SIGINT, 64 usage error, 69 no session bus, \
-            75 another nfcscand owns org.nfcscan.Scanner1, 78 a mistake in the configuration file.
+            75 another nfcscand owns org.nfcscan.Scanner1, 78 a mistake in the configuration file. \
+            Losing the session bus connection later exits 69 too, so that systemd restarts it.
             """,
         version: "nfcscand \(ScannerAPI.version)")
 
@@ -142,6 +143,11 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         let watchdog: [any Service] = WatchdogService(daemon: daemon).map { [$0] } ?? []
         let group = ServiceGroup(services: buses + watchdog + (publisher.map { [$0] } ?? []) + [daemon] + watches,
                                  gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        try await group.run()
+        do {
+            try await group.run()
+        } catch let lost as BusService.Lost {
+            logger.critical("\(lost); exiting so that nfcscand is started again (systemd restarts it, D-Bus activation starts it on the next call)")
+            throw ExitCode(69)
+        }
     }
 }

@@ -118,6 +118,58 @@ import Testing
         close(fds[0]); close(fds[1])
     }
 
+    /// The one-call-2-GB attack, at 24 MiB (under the private bus's 32 MiB message limit):
+    /// the call is refused with LimitsExceeded before its body becomes values, so it costs about
+    /// nothing, while a call within the bound, and one with a NUL in a string, arrive whole.
+    @Test func anArgumentOverTheBoundIsRefusedBeforeItIsDecoded() async throws {
+        let peers = try Peers()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
+        let export = try server.exportSubtree("/big") { call in call.reply([.uint32(UInt32(call.arguments.count))]) }
+        defer { export.cancel() }
+        let huge = DBusValue.array(elementSignature: "y", [DBusValue](repeating: .byte(7), count: 24 << 20))
+        let clock = ContinuousClock()
+        var refusal: BusError?
+        let elapsed = await clock.measure {
+            do { _ = try await client.call(destination: "org.nfcscan.Test", path: "/big", interface: "org.nfcscan.Test", member: "Any", [huge]) }
+            catch { refusal = error as? BusError }
+        }
+        #expect(refusal?.remoteName == BusMethodCall.limitsExceeded)
+        // Most of this is the client's own marshalling of 24 Mi values; the server's share is a refusal.
+        #expect(elapsed < .seconds(30))
+        let within = try await client.call(destination: "org.nfcscan.Test", path: "/big", interface: "org.nfcscan.Test", member: "Any",
+                                           [.array(elementSignature: "y", [DBusValue](repeating: .byte(1), count: 65536)), .strings(["a", "b"])])
+        #expect(within == [.uint32(2)])
+        let many = DBusValue.strings((0..<70_000).map { _ in "x" })
+        await #expect(throws: BusError.self) {
+            try await client.call(destination: "org.nfcscan.Test", path: "/big", interface: "org.nfcscan.Test", member: "Any", [many])
+        }
+    }
+
+    @Test func aNulNeverCutsAStringShort() async throws {
+        let peers = try Peers()
+        defer { peers.close() }
+        let (server, client) = (peers.server, peers.client)
+        let export = try server.exportSubtree("/echo") { call in call.reply(call.arguments) }
+        defer { export.cancel() }
+        let echoed = try await client.call(destination: "org.nfcscan.Test", path: "/echo", interface: "org.nfcscan.Test", member: "Echo",
+                                           [.string("before\u{0}after")])
+        #expect(echoed == [.string("before\u{FFFD}after")])
+    }
+
+    /// The bus dropping a connection (dbus-daemon gone, or a message over its limit) is told once.
+    @Test func theEndOfTheBusIsTold() async throws {
+        var bus: PrivateBus? = try PrivateBus()
+        let connection = try BusConnection.connect(address: bus!.address)
+        let (ended, end) = AsyncStream.makeStream(of: BusError.self)
+        connection.onClose { end.yield($0) }
+        #expect(connection.isOpen)
+        bus = nil
+        var iterator = ended.makeAsyncIterator()
+        let reason = await iterator.next()
+        #expect(reason != nil && !connection.isOpen)
+    }
+
     @Test func closingFailsCallsStillWaiting() async throws {
         let bus = try PrivateBus()
         let server = try BusConnection.connect(address: bus.address)

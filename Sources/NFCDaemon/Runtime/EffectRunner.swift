@@ -147,7 +147,8 @@ struct EffectRunner {
         case .observe(let observation): for observer in configuration.observers { observer.observe(observation) }
         case .log(let level, let message, let metadata):
             logger.log(level: level, "\(message)", metadata: metadata.isEmpty ? nil : metadata.mapValues { .string($0) })
-        case .watchdog: ServiceManager.watchdog()
+        // Only while the bus is there: a daemon nobody can reach is not alive to systemd.
+        case .watchdog: if bus.isOpen { ServiceManager.watchdog() }
         case .finish: break
         }
     }
