@@ -33,6 +33,15 @@ struct ScanSessionQueue: Sendable {
 
     /// A bound on what one misbehaving app (or many) can queue.
     static let maximumWaiting = 16
+    /// Sessions one connection may have started and not ended (active or waiting): one app
+    /// cannot fill the queue, so others always get a place in it.
+    static let maximumPerOwner = 2
+
+    /// Why a session cannot be queued now.
+    enum Refusal: Equatable, Sendable {
+        case queueFull
+        case ownerFull
+    }
 
     private(set) var active: Session?
     private(set) var waiting: [Session] = []
@@ -47,7 +56,7 @@ struct ScanSessionQueue: Sendable {
     /// it became the active session at once.
     mutating func start(owner: String, options: ScanSessionOptions, alertMessage: String,
                         write: ObjectWrite? = nil) -> (session: Session, activated: Bool)? {
-        guard active == nil || waiting.count < Self.maximumWaiting else { return nil }
+        guard refusal(for: owner) == nil else { return nil }
         let session = Session(id: nextID, owner: owner, options: options, alertMessage: alertMessage, write: write)
         nextID += 1
         if active == nil {
@@ -67,6 +76,13 @@ struct ScanSessionQueue: Sendable {
         }
         guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
         return (waiting.remove(at: index), nil)
+    }
+
+    /// Why `owner` may not start a session now, or nil when it may.
+    func refusal(for owner: String) -> Refusal? {
+        if all.count(where: { $0.owner == owner }) >= Self.maximumPerOwner { return .ownerFull }
+        if active != nil, waiting.count >= Self.maximumWaiting { return .queueFull }
+        return nil
     }
 
     /// The sessions of `owner` (its connection closed).

@@ -13,6 +13,11 @@ public struct HandlerRegistry: Sendable {
     public static let maximumRegistrationsPerOwner = 32
     /// Over all owners: a bound on memory and matching time whatever a session's programs do.
     public static let maximumRegistrations = 1024
+    /// Bytes of names and filters (``HandlerRequest/weight``) one connection may keep registered,
+    /// and all of them together: what keeps `ListApps`' answer a few MiB, far under the bus's
+    /// message limit (32 MiB by default), however many connections register the largest handlers.
+    public static let maximumBytesPerOwner = 256 * 1024
+    public static let maximumBytes = 4 * 1024 * 1024
     /// Records after these are not matched: real messages hold a few, and a hostile one holding
     /// thousands of distinct links must not make path-prefix matching cost filters × thousands.
     public static let maximumRecordsConsidered = 256
@@ -32,6 +37,13 @@ public struct HandlerRegistry: Sendable {
         guard registrations.count < Self.maximumRegistrations else { throw .registryFull(maximum: Self.maximumRegistrations) }
         guard registrations.count(where: { $0.owner == owner }) < Self.maximumRegistrationsPerOwner else {
             throw .tooManyRegistrations(maximum: Self.maximumRegistrationsPerOwner)
+        }
+        let weight = request.weight
+        guard registrations.reduce(weight, { $0 + $1.request.weight }) <= Self.maximumBytes else {
+            throw .registryFull(maximum: Self.maximumRegistrations)
+        }
+        guard registrations.reduce(weight, { $0 + ($1.owner == owner ? $1.request.weight : 0) }) <= Self.maximumBytesPerOwner else {
+            throw .tooLarge(maximum: Self.maximumBytesPerOwner)
         }
         guard nextID <= UInt64(UInt32.max) else { throw .registrationNumbersExhausted }
         let id = UInt32(nextID)

@@ -11,6 +11,9 @@ public struct HandlerRequest: Hashable, Sendable {
     /// server show the app's own name and icon, and group its notifications.
     public let desktopEntry: String?
     public let filters: [HandlerFilter]
+    /// What the registration costs the daemon to keep and to list (`ListApps`): the bytes of its
+    /// names and filters, each key and value with a few bytes of framing.
+    public let weight: Int
 
     /// Longest accepted values, in UTF-8 bytes. A longer app name would not fit a notification title.
     public static let maximumAppNameLength = 64
@@ -43,6 +46,10 @@ public struct HandlerRequest: Hashable, Sendable {
             throw .tooManyFilters(count: filters.count, maximum: HandlerRegistry.maximumFiltersPerRegistration)
         }
         self.filters = filters
+        weight = name.utf8.count + (icon?.utf8.count ?? 0) + (entry?.utf8.count ?? 0)
+            + filters.reduce(0) { sum, filter in
+                sum + filter.fields.reduce(16) { $0 + $1.key.utf8.count + $1.value.utf8.count + 16 }
+            }
     }
 
     /// The same from the D-Bus dictionaries of `filters` (see ``HandlerFilter/init(fields:)``);
@@ -61,6 +68,7 @@ public struct HandlerRequest: Hashable, Sendable {
         }
         try self.init(appName: appName, appIcon: appIcon, desktopEntry: desktopEntry, filters: filters)
     }
+
 
     private static func check(_ value: String, option: String, maximum: Int) throws(RegistrationError) {
         let length = value.utf8.count

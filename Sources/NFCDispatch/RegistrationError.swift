@@ -13,6 +13,8 @@ public enum RegistrationError: Error, Hashable, Sendable, CustomStringConvertibl
     case invalidHandlerPath(String)
     case emptyOwner
     case tooManyRegistrations(maximum: Int)
+    /// This connection's registrations would hold more than `maximum` bytes of names and filters.
+    case tooLarge(maximum: Int)
     /// The whole registry is full (many connections each registering): a misbehaving session.
     case registryFull(maximum: Int)
     /// Every registration number has been handed out once; numbers are never reused.
@@ -40,8 +42,10 @@ public enum RegistrationError: Error, Hashable, Sendable, CustomStringConvertibl
             "the registration has no owner (bus name)"
         case .tooManyRegistrations(let maximum):
             "this connection already has \(maximum) registrations; unregister one first (one registration may hold up to \(HandlerRegistry.maximumFiltersPerRegistration) filters)"
+        case .tooLarge(let maximum):
+            "this connection's registrations would hold more than \(maximum) bytes of names and filters; register fewer or shorter filters"
         case .registryFull(let maximum):
-            "the daemon already holds \(maximum) registrations"
+            "the daemon already holds as many registrations as it keeps (\(maximum), or \(HandlerRegistry.maximumBytes) bytes of names and filters); try again later"
         case .registrationNumbersExhausted:
             "no registration numbers are left; restart the daemon"
         }

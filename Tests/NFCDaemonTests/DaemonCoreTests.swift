@@ -101,6 +101,28 @@ import Testing
         #expect(late.handle(.timerFired(.conditionsSettle)).contains(.startReading(generation: 1)))
     }
 
+    /// The issue's descriptor exhaustion: inhibitors are bounded per connection and overall.
+    @Test func inhibitorsAreBoundedPerConnectionAndOverall() {
+        var rig = Rig()
+        func inhibit(_ caller: String) -> BusAnswer? {
+            let request = rig.request(.inhibit(who: "Wallet", why: "paying"), from: caller)
+            return request.effects.contains { if case .grantInhibitor = $0 { true } else { false } } ? nil : Rig.answer(request.effects, request.call)
+        }
+        for index in 0..<DaemonCore.maximumInhibitorsPerOwner { #expect(inhibit(":1.1") == nil, "\(index)") }
+        if case .error(let name, _)? = inhibit(":1.1") { #expect(name == ScannerAPI.ErrorName.limitsExceeded) } else { Issue.record("a ninth inhibitor") }
+        var granted = DaemonCore.maximumInhibitorsPerOwner
+        var caller = 2
+        while granted < DaemonCore.maximumInhibitors {
+            for _ in 0..<DaemonCore.maximumInhibitorsPerOwner where granted < DaemonCore.maximumInhibitors {
+                #expect(inhibit(":1.\(caller)") == nil)
+                granted += 1
+            }
+            caller += 1
+        }
+        guard case .error(let name, let message)? = inhibit(":1.999") else { Issue.record("one inhibitor over the bound"); return }
+        #expect(name == ScannerAPI.ErrorName.limitsExceeded && message.contains("\(DaemonCore.maximumInhibitors)"))
+    }
+
     /// The reported crash's sequence, a thousand times: the pauses are right after every step,
     /// the readers come back after every release, and no step passes through no-reader.
     @Test func inhibitReleaseSessionInvalidateRounds() {

@@ -21,4 +21,16 @@ import Testing
         #expect(queue.waiting.map(\.id) == Array(waiting[1...2]) + Array(waiting[4...]))
         #expect(queue.sessions(of: ":1.3").map(\.id) == [waiting[1]])
     }
+
+    /// The one-app-holds-everyone: one connection has at most two sessions, so every
+    /// other app still finds a place in the queue.
+    @Test func oneConnectionCannotFillTheQueue() {
+        var queue = ScanSessionQueue()
+        let started = (0..<ScanSessionQueue.maximumWaiting + 1).map { _ in
+            queue.start(owner: ":1.5", options: .init(), alertMessage: "Hold the item near the reader.")
+        }
+        #expect(started.compactMap { $0 }.count == ScanSessionQueue.maximumPerOwner)
+        #expect(queue.refusal(for: ":1.5") == .ownerFull && queue.refusal(for: ":1.6") == nil)
+        #expect(queue.start(owner: ":1.6", options: .init(), alertMessage: "Hold the item near the reader.")?.activated == false)
+    }
 }

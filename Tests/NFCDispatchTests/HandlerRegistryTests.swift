@@ -125,6 +125,34 @@ import Testing
         #expect(throws: RegistrationError.registryFull(maximum: 1024)) { try registry.register(request, owner: ":2.0", handlerPath: "/a") }
     }
 
+    /// The attack on ListApps: connections registering the largest handlers they may. What
+    /// one connection and all of them keep is bounded in bytes, so the listing stays a few MiB.
+    @Test func registrationsAreBoundedInBytesPerConnectionAndOverall() throws {
+        let long = String(repeating: "a", count: 1000)
+        let filters = try (0..<64).map { n in try HandlerFilter.uri(scheme: "https", host: "h\(n).example", pathPrefix: "/" + long) }
+        let request = try HandlerRequest(appName: String(repeating: "N", count: 64), appIcon: String(repeating: "i", count: 1024), filters: filters)
+        #expect(request.weight > 64 * 1000)
+        var registry = HandlerRegistry()
+        var accepted = 0
+        do {
+            while true {
+                _ = try registry.register(request, owner: ":1.1", handlerPath: "/a")
+                accepted += 1
+            }
+        } catch {
+            #expect(error == .tooLarge(maximum: HandlerRegistry.maximumBytesPerOwner))
+        }
+        #expect(accepted == HandlerRegistry.maximumBytesPerOwner / request.weight)
+        var owner = 2
+        var refusal: RegistrationError?
+        while refusal == nil || refusal == .tooLarge(maximum: HandlerRegistry.maximumBytesPerOwner) {
+            refusal = nil
+            do { _ = try registry.register(request, owner: ":1.\(owner)", handlerPath: "/a") } catch { refusal = error; owner += 1 }
+        }
+        #expect(refusal == .registryFull(maximum: HandlerRegistry.maximumRegistrations))
+        #expect(registry.registrations.reduce(0) { $0 + $1.request.weight } <= HandlerRegistry.maximumBytes)
+    }
+
     @Test func ownerAndHandlerPathAreChecked() throws {
         var registry = HandlerRegistry()
         let request = try HandlerRequest(appName: "App", filters: [try .uri(scheme: "https")])
@@ -150,9 +178,12 @@ import Testing
             default: try .androidPackage("com.example.a\(n)")
             }
         }
-        for index in 0..<HandlerRegistry.maximumRegistrations {
-            _ = try registry.register(HandlerRequest(appName: "App", filters: filters), owner: ":1.\(index / 32)", handlerPath: "/a")
+        // As many as the registry keeps (its byte bound comes first for filters this long).
+        var index = 0
+        while (try? registry.register(HandlerRequest(appName: "App", filters: filters), owner: ":1.\(index / 32)", handlerPath: "/a")) != nil {
+            index += 1
         }
+        #expect(registry.registrations.count > 700)
         let clock = ContinuousClock()
         let elapsed = clock.measure { #expect(registry.match(object) == nil) }
         #expect(elapsed < .seconds(5))

@@ -58,6 +58,17 @@ extension DaemonCore {
         emit(.reply(call, .error(name: name, message: message)))
     }
 
+    /// Answers a session the queue would not take (`what`: "scan sessions", "sessions").
+    mutating func refuse(_ call: CallID, _ refusal: ScanSessionQueue.Refusal, _ what: String) {
+        switch refusal {
+        case .queueFull:
+            fail(call, ScannerAPI.ErrorName.systemBusy, "\(ScanSessionQueue.maximumWaiting) \(what) are waiting already; try again later")
+        case .ownerFull:
+            fail(call, ScannerAPI.ErrorName.limitsExceeded,
+                 "this connection has \(ScanSessionQueue.maximumPerOwner) sessions started already; end one (or wait for its end) first")
+        }
+    }
+
     /// Session `id` when `caller` started it (the object tree already refuses other callers:
     /// this is the same rule, kept where the decision is).
     private mutating func owned(_ id: Int, by caller: String, call: CallID) -> ScanSessionQueue.Session? {
@@ -74,9 +85,11 @@ extension DaemonCore {
 
     // MARK: Inhibitors
 
-    /// Bounds on what an app may make the daemon keep and log.
+    /// Bounds on what an app may make the daemon keep and log: each inhibitor holds a pipe's read
+    /// end, so the overall bound keeps descriptors for everything else (LimitNOFILE in the unit).
     static let maximumInhibitorText = 256
     static let maximumInhibitorsPerOwner = 8
+    static let maximumInhibitors = 64
 
     /// `Inhibit("background", who, why)`: background reading stays off until the descriptor the
     /// runtime hands over is closed (or the app ends).
@@ -87,6 +100,9 @@ extension DaemonCore {
         }
         guard inhibitors.values.filter({ $0.owner == caller }).count < Self.maximumInhibitorsPerOwner else {
             return fail(call, ScannerAPI.ErrorName.limitsExceeded, "Inhibit: at most \(Self.maximumInhibitorsPerOwner) inhibitors per connection")
+        }
+        guard inhibitors.count < Self.maximumInhibitors else {
+            return fail(call, ScannerAPI.ErrorName.limitsExceeded, "Inhibit: \(Self.maximumInhibitors) inhibitors are held already; try again later")
         }
         let id = nextInhibitor
         nextInhibitor += 1
@@ -103,10 +119,8 @@ extension DaemonCore {
         }
         if let alert = options.alertMessage { warnAboutCopy(alert, from: caller) }
         let alert = options.alertMessage ?? copy(for: options).firstPrompt
-        guard let (session, activated) = sessions.start(owner: caller, options: options, alertMessage: alert) else {
-            return fail(call, ScannerAPI.ErrorName.systemBusy,
-                        "\(ScanSessionQueue.maximumWaiting) scan sessions are waiting already; try again later")
-        }
+        if let refusal = sessions.refusal(for: caller) { return refuse(call, refusal, "scan sessions") }
+        guard let (session, activated) = sessions.start(owner: caller, options: options, alertMessage: alert) else { return }
         log(.info, "scan session \(session.id) started (\(activated ? "active" : "waiting"))",
             ["owner": caller, "multiple": "\(options.multiple)"])
         emit(.publish(BusObject(path: session.path, kind: .session, interface: ScannerAPI.sessionInterface,

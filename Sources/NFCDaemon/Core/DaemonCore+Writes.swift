@@ -12,10 +12,8 @@ extension DaemonCore {
             return emit(.reply(call, .error(name: ScannerAPI.ErrorName.radioDisabled, message: "airplane mode is on: the radios are off until it ends")))
         }
         let prompt = writeCopy(for: options.session).writePrompt(options.write.action)
-        guard let (session, activated) = sessions.start(owner: caller, options: options.session, alertMessage: prompt, write: options.write) else {
-            return emit(.reply(call, .error(name: ScannerAPI.ErrorName.systemBusy,
-                                            message: "\(ScanSessionQueue.maximumWaiting) sessions are waiting already; try again later")))
-        }
+        if let refusal = sessions.refusal(for: caller) { return refuse(call, refusal, "sessions") }
+        guard let (session, activated) = sessions.start(owner: caller, options: options.session, alertMessage: prompt, write: options.write) else { return }
         log(.info, "write session \(session.id) started (\(activated ? "active" : "waiting"))",
             ["owner": caller, "action": "\(options.write.action)", "bytes": "\(options.write.message?.count ?? 0)",
              "lock": "\(options.write.lock)", "format": "\(options.write.options.formatIfBlank)"])
