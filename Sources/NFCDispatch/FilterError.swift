@@ -14,6 +14,8 @@ public enum FilterError: Error, Hashable, Sendable, CustomStringConvertible {
     case empty(String)
     case tooLong(key: String, length: Int, maximum: Int)
     case invalidScheme(String)
+    /// A scheme whose links are never delivered (``ParsedURI/unsafeSchemes``).
+    case unsafeScheme(String)
     case invalidHost(String)
     case invalidPathPrefix(String)
     case invalidMediaType(String)
@@ -42,6 +44,8 @@ public enum FilterError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(key) is \(length) bytes long; at most \(maximum)"
         case .invalidScheme(let value):
             "uri-scheme \"\(Self.show(value))\" is not a URI scheme: a letter, then letters, digits, '+', '-' or '.', without ':' (e.g. \"https\")"
+        case .unsafeScheme(let value):
+            "uri-scheme \"\(Self.show(value))\" is never delivered: links of that kind run code, show local files or reach other machines on an object's word"
         case .invalidHost(let value):
             "uri-host \"\(Self.show(value))\" is not a host alone: no scheme, user, port or path (e.g. \"example.com\" or \"[::1]\")"
         case .invalidPathPrefix(let value):

@@ -50,6 +50,7 @@ public struct HandlerFilter: Hashable, Sendable, CustomStringConvertible {
     public static func uri(scheme: String, host: String? = nil, pathPrefix: String? = nil) throws(FilterError) -> HandlerFilter {
         try check(scheme, key: .uriScheme, maximum: maximumSchemeLength)
         guard ParsedURI.isValidScheme(scheme) else { throw .invalidScheme(scheme) }
+        guard !ParsedURI.unsafeSchemes.contains(scheme.lowercased()) else { throw .unsafeScheme(scheme) }
         var normalisedHost: String?
         if let host {
             try check(host, key: .uriHost, maximum: maximumHostLength)

@@ -22,7 +22,10 @@ struct MatchableRecord {
         }
         let kind = record["kind"]?.stringValue
         switch kind {
-        case "uri", "absolute-uri", "smart-poster": uri = record["uri"]?.stringValue.flatMap(ParsedURI.init)
+        // A link of a scheme never handed on, or whose user information can disguise its host
+        // ("https://bank.example@evil.example/"), goes to no app.
+        case "uri", "absolute-uri", "smart-poster":
+            uri = record["uri"]?.stringValue.flatMap(ParsedURI.init).flatMap { $0.hasUserInfo || ParsedURI.unsafeSchemes.contains($0.scheme) ? nil : $0 }
         default: uri = nil
         }
         if kind == "text" {

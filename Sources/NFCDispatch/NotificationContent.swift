@@ -45,10 +45,12 @@ public struct NotificationContent: Hashable, Sendable {
     /// The key of the button that accepts the offer; it does the same as ``defaultActionKey``.
     public static let openActionKey = "open"
 
+    /// Plain text that no server reads as markup (``NotificationMarkup/inert(_:)``).
     public let appName: String
     /// An icon name or path; empty for none (as the spec wants).
     public let appIcon: String
-    /// Plain text, display-safe, at most ``NotificationComposer/summaryLimit`` characters.
+    /// Plain text, display-safe, at most ``NotificationComposer/summaryLimit`` characters, that no
+    /// server reads as markup (``NotificationMarkup/inert(_:)``).
     public let summary: String
     /// The body escaped for a server that reads markup (``NotificationMarkup/escape(_:)``). Use
     /// this unless the server's capabilities lack `body-markup`; nil: no body.
@@ -61,11 +63,11 @@ public struct NotificationContent: Hashable, Sendable {
     public let expireTimeout: Int32
 
     /// The markup body is derived from `plainBody` here, so the two never disagree and no caller
-    /// can forget the escaping.
+    /// can forget the escaping; the summary and app name are made inert here for the same reason.
     public init(appName: String, appIcon: String, summary: String, plainBody: String?, actions: [Action], hints: Hints, expireTimeout: Int32) {
-        self.appName = appName
+        self.appName = NotificationMarkup.inert(appName)
         self.appIcon = appIcon
-        self.summary = summary
+        self.summary = NotificationMarkup.inert(summary)
         self.plainBody = plainBody
         self.body = plainBody.map(NotificationMarkup.escape)
         self.actions = actions

@@ -31,6 +31,25 @@ public enum NotificationMarkup {
         return out
     }
 
+    /// `text` for the summary and the app name, which the specification calls plain text but some
+    /// servers read as markup all the same (dunst with `markup = full` renders `<b>` and `<a>` in
+    /// the summary) and others show literally (GNOME Shell): no escaping suits both, so `<`, `>`
+    /// and `&` become their full-width forms (＜ ＞ ＆), which read the same and are never
+    /// markup, and control, line-break and bidirectional formatting characters visible escapes.
+    /// One character for one, so text shortened before stays whole (never cut inside an entity).
+    public static func inert(_ text: String) -> String {
+        var out = ""
+        for scalar in DisplayText.sanitized(text, maxCharacters: .max).unicodeScalars {
+            switch scalar {
+            case "<": out.unicodeScalars.append("\u{FF1C}")
+            case ">": out.unicodeScalars.append("\u{FF1E}")
+            case "&": out.unicodeScalars.append("\u{FF06}")
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// An untrusted value ready to stand in a sentence: control, line-break and bidirectional
     /// formatting characters as visible escapes, and at most `maxCharacters` characters then `…`.
     public static func value(_ untrusted: String, maxCharacters: Int = maximumValueLength) -> String {

@@ -22,6 +22,20 @@ struct ParsedURI: Hashable, Sendable {
     /// are not part of it.
     let path: String
 
+    /// Schemes that run code (`javascript:`, `vbscript:`), show local or embedded content as if it
+    /// were a page (`file:`, `data:`, `blob:`, `view-source:`, `about:`), reach into a browser's
+    /// or an office suite's internals, or mount remote shares (`smb:`, `nfs:`): opening any of them
+    /// on an object's word is how drive-by attacks start (the `ms-msdt:` and `search-ms:` ones did).
+    /// A link with one of them is never opened for the person, never offered to a default app and
+    /// never delivered to any app: no filter may ask for them (``HandlerFilter``), and a record
+    /// holding one matches no filter (``MatchableRecord``).
+    static let unsafeSchemes: Set<String> = [
+        "javascript", "vbscript", "livescript", "jscript", "jar",
+        "file", "data", "blob", "filesystem", "view-source", "about", "resource",
+        "chrome", "chrome-extension", "moz-extension", "ms-msdt", "search-ms", "search", "ms-officecmd",
+        "smb", "cifs", "nfs", "afp", "dav", "davs", "sftp", "ftp", "ssh",
+    ]
+
     /// Longest scheme accepted: registered schemes are far shorter.
     static let maximumSchemeLength = 64
 

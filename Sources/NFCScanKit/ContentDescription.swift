@@ -37,14 +37,18 @@ public enum ContentDescription {
         }
     }
 
-    /// A link as a person reads it: a web link without `https://`/`http://` and `www.`, and without
-    /// the `/` of a bare site ("example.com"); any other URI unchanged. Not yet display-safe: the
+    /// A link as a person reads it: a web link without `https://`/`http://`, user information and
+    /// `www.`, and without the `/` of a bare site ("example.com"); any other URI unchanged. Not yet display-safe: the
     /// caller sanitizes it (and shortens it to fit where it is shown).
     public static func webLinkDisplayForm(_ uri: String) -> String {
         let lower = uri.lowercased()
         var shown = Substring(uri)
         for prefix in ["https://", "http://"] where lower.hasPrefix(prefix) {
             shown = shown.dropFirst(prefix.count)
+            // User information first would name the wrong site ("bank.example@evil.example"
+            // reads as bank.example): the real host comes first, the rest is not shown.
+            let authorityEnd = shown.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? shown.endIndex
+            if let at = shown[..<authorityEnd].lastIndex(of: "@") { shown = shown[shown.index(after: at)...] }
             if shown.lowercased().hasPrefix("www.") { shown = shown.dropFirst(4) }
             if shown.hasSuffix("/"), shown.dropLast().firstIndex(of: "/") == nil { shown = shown.dropLast() }
         }

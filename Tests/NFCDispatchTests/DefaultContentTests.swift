@@ -138,7 +138,7 @@ import Testing
         let content = try #require(DefaultContent.choice(in: object, hasDefaultApp: { _ in true }, canJoinNetworks: true))
         let notification = try #require(composer.defaultOffer(content, app: contacts, report: object))
         NotificationComposerTests.checkSafe(notification)
-        #expect(notification.summary.hasPrefix("Add <b>Jane</b>") && notification.summary.hasSuffix("… to Contacts?"))
+        #expect(notification.summary.hasPrefix("Add ＜b＞Jane＜/b＞") && notification.summary.hasSuffix("… to Contacts?"))
         let ssid = Array("Cafe\u{1B}[31m\n".utf8)
         let wifi = try report(Records.wifi(ssid: ssid, authentication: 0x0001))
         let network = try #require(DefaultContent.choice(in: wifi, hasDefaultApp: { _ in true }, canJoinNetworks: true))

@@ -1,6 +1,7 @@
 import NDEF
 import NDEFReport
 import NFCDispatch
+import NFCScanKit
 import Testing
 
 /// Objects are untrusted: nothing they hold may act as markup, reorder text, reach a terminal, or
@@ -71,7 +72,11 @@ import Testing
             // An app that asked for every link of the scheme still can't match a malformed one.
             var registry = HandlerRegistry()
             let scheme = String(uri.prefix { $0 != ":" })
-            _ = try registry.register(HandlerRequest(appName: "App", filters: [try .uri(scheme: scheme)]), owner: ":1.1", handlerPath: "/a")
+            guard let filter = try? HandlerFilter.uri(scheme: scheme) else {
+                #expect(["javascript", "file"].contains(scheme.lowercased()), "\(scheme) refused")
+                continue
+            }
+            _ = try registry.register(HandlerRequest(appName: "App", filters: [filter]), owner: ":1.1", handlerPath: "/a")
             if let offer = registry.offer(for: object) {
                 let content = NotificationComposer().notification(for: offer, report: object)
                 NotificationComposerTests.checkSafe(content)
@@ -89,5 +94,42 @@ import Testing
         let content = NotificationComposer().notification(for: try #require(registry.offer(for: object)), report: object)
         NotificationComposerTests.checkSafe(content)
         #expect(content.body == "The item links to example.com/&lt;img src=x&gt;\\u{1b}[2J&quot;&#39;&amp;.")
+    }
+
+    /// The dangerous links: schemes never opened for the person are never delivered to an
+    /// app either, whoever asks; a link with user information goes to no app and shows its real host.
+    @Test func dangerousLinksReachNoApp() throws {
+        for scheme in ["javascript", "JavaScript", "file", "data", "vbscript", "view-source", "smb"] {
+            #expect(throws: FilterError.unsafeScheme(scheme)) { try HandlerFilter.uri(scheme: scheme) }
+            #expect(throws: FilterError.unsafeScheme(scheme)) { try HandlerFilter(fields: ["uri-scheme": scheme]) }
+        }
+        var registry = HandlerRegistry()
+        _ = try registry.register(HandlerRequest(appName: "Bank", filters: [try .uri(scheme: "https", host: "evil.example")]),
+                                  owner: ":1.1", handlerPath: "/a")
+        let disguised = try report(Records.uri("https://bank.example@evil.example/login"))
+        #expect(registry.match(disguised) == nil)
+        #expect(registry.offer(for: disguised) == nil)
+        #expect(ContentDescription.webLinkDisplayForm("https://bank.example@evil.example/login") == "evil.example/login")
+        #expect(ContentDescription.webLinkDisplayForm("http://user:pw@www.evil.example") == "evil.example")
+        #expect(ContentDescription.webLinkDisplayForm("https://example.com/a@b") == "example.com/a@b")
+        for language in ScanCopy.Language.allCases {
+            let said = ContentDescription.lines(for: disguised, copy: ScanCopy.catalog(for: language)).joined(separator: " ")
+            #expect(said.contains("evil.example/login") && !said.contains("bank.example"), "\(language): \(said)")
+        }
+    }
+
+    /// The markup in the title: an app name and a contact's name with markup reach the
+    /// notification's summary and app name inert (no `<`, `>` or `&` any server reads as markup).
+    @Test func summaryAndAppNameAreNeverMarkup() throws {
+        var registry = HandlerRegistry()
+        let app = "<b>Bank</b> & <a href='x'>"
+        _ = try registry.register(HandlerRequest(appName: app, filters: [try .uri(scheme: "https")]), owner: ":1.1", handlerPath: "/a")
+        let object = try report(Records.uri("https://example.com/x"))
+        let content = NotificationComposer().notification(for: try #require(registry.offer(for: object)), report: object)
+        for text in [content.summary, content.appName] {
+            #expect(!text.contains("<") && !text.contains(">") && !text.contains("&"), "\(text)")
+        }
+        #expect(content.appName == "＜b＞Bank＜/b＞ ＆ ＜a href='x'＞")
+        NotificationComposerTests.checkSafe(content)
     }
 }

@@ -32,6 +32,10 @@ import Testing
         if let body = content.body {
             #expect(!body.contains("<") && !body.contains(">") && !body.contains("\""), "\(body)", sourceLocation: sourceLocation)
         }
+        // The summary and app name: plain text that some servers read as markup all the same.
+        for text in [content.summary, content.appName] {
+            #expect(!text.contains("<") && !text.contains(">") && !text.contains("&"), "\(text)", sourceLocation: sourceLocation)
+        }
         for action in content.actions {
             #expect(action.label.split(separator: " ").count <= 3 && !action.label.isEmpty, sourceLocation: sourceLocation)
         }

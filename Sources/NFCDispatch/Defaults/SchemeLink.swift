@@ -14,18 +14,9 @@ public struct SchemeLink: Hashable, Sendable {
     /// Index into the report's top-level `records`.
     public let recordIndex: Int
 
-    /// Schemes that run code (`javascript:`, `vbscript:`), show local or embedded content as if it
-    /// were a page (`file:`, `data:`, `blob:`, `view-source:`, `about:`), reach into a browser's
-    /// or an office suite's internals, or mount remote shares (`smb:`, `nfs:`): opening any of them
-    /// on an object's word is how drive-by attacks start (the `ms-msdt:` and `search-ms:` ones did).
-    public static let neverOpened: Set<String> = [
-        "javascript", "vbscript", "livescript", "jscript", "jar",
-        "file", "data", "blob", "filesystem", "view-source", "about", "resource",
-        "chrome", "chrome-extension", "moz-extension", "ms-msdt", "search-ms", "search", "ms-officecmd",
-        "smb", "cifs", "nfs", "afp", "dav", "davs", "sftp", "ftp", "ssh",
-        // Web links are offered through ``WebLink``.
-        "http", "https",
-    ]
+    /// The schemes never handed on (``ParsedURI/unsafeSchemes``), and web links, which are offered
+    /// through ``WebLink``.
+    public static let neverOpened: Set<String> = ParsedURI.unsafeSchemes.union(["http", "https"])
 
     /// Nil unless `uri` is a well-formed link (``ParsedURI``), at most ``WebLink/maximumLength``
     /// bytes, whose scheme may be handed on.
