@@ -102,9 +102,8 @@ final class LoginSessionWatch: ConditionWatch {
 /// ``PrivateDirectory``, so a link planted at `nfcscan` or at the file is never written through.
 struct UnlockMarker: Sendable {
     let runtimeDirectory: String
-    static let directoryName = "nfcscan"
     static let fileName = "unlocked-since-boot"
-    var path: String { runtimeDirectory + "/" + Self.directoryName + "/" + Self.fileName }
+    var path: String { runtimeDirectory + "/nfcscan/" + Self.fileName }
 
     /// In `runtimeDirectory` (nil: $XDG_RUNTIME_DIR); nil when there is none.
     init?(runtimeDirectory: String? = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]) {
@@ -120,7 +119,7 @@ struct UnlockMarker: Sendable {
     }
 
     private func directory() throws(PrivateDirectory.Failure) -> PrivateDirectory {
-        try PrivateDirectory(base: runtimeDirectory, components: [Self.directoryName])
+        try PrivateDirectory.runtime(in: runtimeDirectory)
     }
 
     var isPresent: Bool {

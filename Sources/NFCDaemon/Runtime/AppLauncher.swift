@@ -70,28 +70,13 @@ struct AppLauncher: Sendable {
         guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else {
             throw Failure("XDG_RUNTIME_DIR is not set: there is nowhere private to put the object for the app")
         }
-        let directory = runtimeDirectory + "/nfcscan"
-        if mkdir(directory, 0o700) != 0, errno != EEXIST { throw Failure("cannot make \(directory) (errno \(errno))") }
-        var info = stat()
-        guard lstat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw Failure("\(directory) is not a private directory of this user (mode 0700)")
+        let directory: PrivateDirectory
+        do { directory = try PrivateDirectory.runtime(in: runtimeDirectory) } catch {
+            throw Failure(error.description)
         }
-        let path = "\(directory)/scan-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).\(file.suffix)"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw Failure("cannot make \(path) (errno \(errno))") }
-        let bytes = file.contents
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            written += count
-        }
-        close(descriptor)
-        guard written == bytes.count else {
-            Self.remove(path)
-            throw Failure("cannot write \(path)")
-        }
+        let name = "scan-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).\(file.suffix)"
+        do { try directory.create(name, with: file.contents) } catch { throw Failure(error.description) }
+        let path = directory.path + "/" + name
         return path
     }
 

@@ -64,6 +64,12 @@ public final class PrivateDirectory: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// nfcscand's own directory in `runtimeDirectory` ($XDG_RUNTIME_DIR/nfcscan, which the unit's
+    /// RuntimeDirectory= makes): the unlock marker, the private files handed to apps.
+    public static func runtime(in runtimeDirectory: String) throws(Failure) -> PrivateDirectory {
+        try PrivateDirectory(base: runtimeDirectory, components: ["nfcscan"])
+    }
+
     /// Makes `base` and its missing parents 0700 (as `mkdir -p` would); what exists is left as it is.
     private static func makeBase(_ base: String) throws(Failure) {
         var made = ""
@@ -125,25 +131,40 @@ public final class PrivateDirectory: @unchecked Sendable {
     /// (a link at `name` is replaced, not followed), then the directory fsynced.
     public func replace(_ name: String, with bytes: [UInt8]) throws(Failure) {
         var temporary = ""
-        var fd: Int32 = -1
-        for _ in 0..<8 {
+        var made = false
+        for _ in 0..<8 where !made {
             temporary = ".\(name).\(UInt32.random(in: 0...UInt32.max)).tmp"
-            fd = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if fd >= 0 || errno != EEXIST { break }
+            do throws(Failure) {
+                try create(temporary, with: bytes, synced: true)
+                made = true
+            } catch where error.code == EEXIST {
+                continue
+            }
         }
-        guard fd >= 0 else { throw Self.failure("cannot create a file in \(path)") }
-        do throws(Failure) {
-            try Self.writeAll(bytes, to: fd, what: "\(path)/\(name)")
-            guard fsync(fd) == 0 else { throw Self.failure("cannot sync \(path)/\(name)") }
-            close(fd)
-            fd = -1
-            guard renameat(descriptor, temporary, descriptor, name) == 0 else { throw Self.failure("cannot rename into \(path)/\(name)") }
-        } catch {
-            if fd >= 0 { close(fd) }
+        guard made else { throw Failure(description: "cannot create a file in \(path): every name tried exists", code: EEXIST) }
+        guard renameat(descriptor, temporary, descriptor, name) == 0 else {
+            let failure = Self.failure("cannot rename into \(path)/\(name)")
             unlinkat(descriptor, temporary, 0)
-            throw error
+            throw failure
         }
         syncDirectory()
+    }
+
+    /// Makes `name`, which must not exist (`O_EXCL`: a link or file already there is refused,
+    /// never written through), holding `bytes`, readable by the person alone; fsynced when
+    /// `synced`. A file that could not be written whole is removed.
+    public func create(_ name: String, with bytes: [UInt8], synced: Bool = false) throws(Failure) {
+        let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.failure("cannot create \(path)/\(name)") }
+        do throws(Failure) {
+            try Self.writeAll(bytes, to: fd, what: "\(path)/\(name)")
+            if synced, fsync(fd) != 0 { throw Self.failure("cannot sync \(path)/\(name)") }
+            close(fd)
+        } catch {
+            close(fd)
+            unlinkat(descriptor, name, 0)
+            throw error
+        }
     }
 
     /// Opens `name` for reading and writing in place (never following a link), for a record
