@@ -31,6 +31,8 @@ let package = Package(
                        providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CMosquitto", path: "CNFC/CMosquitto", pkgConfig: "libmosquitto",
                        providers: [.apt(["libmosquitto-dev"])]),
+        // glibc's mallopt, for nfcscand's memory to go back after a hostile caller's message.
+        .systemLibrary(name: "CMalloc", path: "CNFC/CMalloc"),
 
         // The one poll-and-wake loop (a thread in poll(2) on owned descriptors): Glibc and swift-system only.
         .target(name: "POSIXEvents", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -77,7 +79,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.embedInCode("dbus")]),
         .executableTarget(name: "nfcscand", dependencies: [
-            "NFCDaemon", "Systemd", "DesktopEntries",
+            "NFCDaemon", "Systemd", "DesktopEntries", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

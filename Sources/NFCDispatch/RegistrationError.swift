@@ -20,6 +20,14 @@ public enum RegistrationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// Every registration number has been handed out once; numbers are never reused.
     case registrationNumbersExhausted
 
+    /// A bound on what one connection or all of them may keep, not a mistake in the request.
+    public var isLimit: Bool {
+        switch self {
+        case .tooManyRegistrations, .tooLarge, .registryFull: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .emptyAppName:

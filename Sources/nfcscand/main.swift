@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMalloc
 import DesktopEntries
 import Foundation
 import Logging
@@ -86,6 +87,11 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Large blocks (a hostile caller's message, which sd-bus reads whole before nfcscand
+        // refuses it) always from mmap, so that they go back to the system when freed. Left to
+        // itself glibc raises this threshold to the largest block freed (up to 32 MiB), and
+        // blocks below it stay in the heap once freed: resident memory would not come back.
+        _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level) }
         let logger = Logger(label: "nfcscand")

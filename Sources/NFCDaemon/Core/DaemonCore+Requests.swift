@@ -13,7 +13,7 @@ extension DaemonCore {
                 log(.info, "handler \(id) registered by \(handlerRequest.appName)", ["owner": caller, "path": handlerPath])
                 emit(.reply(call, .values([.uint32(id)])))
             } catch {
-                fail(call, ScannerAPI.ErrorName.invalidArgs, "\(error)")
+                fail(call, error.isLimit ? ScannerAPI.ErrorName.limitsExceeded : ScannerAPI.ErrorName.invalidArgs, "\(error)")
             }
         case .unregister(let id):
             do {
