@@ -117,7 +117,7 @@ public protocol ScanCopyCatalog: Sendable {
     var brokerDisconnected: String { get }
     /// `count` scans are kept until the message server has them.
     func brokerWaiting(_ count: Int) -> String
-    /// `count` old scans were dropped because too many were waiting.
+    /// `count` scans were lost: too many were waiting, or the disk had no room to keep them.
     func brokerDropped(_ count: Int) -> String
 }
 
@@ -352,6 +352,6 @@ public struct EnglishScanCopy: ScanCopyCatalog {
         count == 1 ? "1 scan is waiting to be sent." : "\(count) scans are waiting to be sent."
     }
     public func brokerDropped(_ count: Int) -> String {
-        count == 1 ? "1 old scan was dropped: too many were waiting." : "\(count) old scans were dropped: too many were waiting."
+        count == 1 ? "1 scan was lost: there was no room to keep it." : "\(count) scans were lost: there was no room to keep them."
     }
 }

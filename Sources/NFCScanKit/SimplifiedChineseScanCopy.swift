@@ -158,5 +158,5 @@ public struct SimplifiedChineseScanCopy: ScanCopyCatalog {
     public func brokerConnected(station: String) -> String { "已连接消息服务器：\(station)。" }
     public var brokerDisconnected: String { "无法连接消息服务器，正在重试。" }
     public func brokerWaiting(_ count: Int) -> String { "\(count)次扫描等待发送。" }
-    public func brokerDropped(_ count: Int) -> String { "等待过多，已丢弃\(count)次旧扫描。" }
+    public func brokerDropped(_ count: Int) -> String { "没有空间保存，已丢失\(count)次扫描。" }
 }

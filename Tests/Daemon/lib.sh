@@ -53,6 +53,7 @@ finish() {
     rm -rf "$DIR"
   fi
   DIR=""
+  NFCSCAND_WRAP=()
   unset DBUS_SESSION_BUS_ADDRESS DBUS_SYSTEM_BUS_ADDRESS DISPLAY NFCSCAN_RIG_DIR XDG_RUNTIME_DIR XDG_CONFIG_HOME XDG_STATE_HOME
   if [ -n "${APP_DIRS:-}" ]; then unset XDG_DATA_HOME XDG_DATA_DIRS APP_DIRS; fi
 }
@@ -91,10 +92,13 @@ object_gone_for() { # SECONDS: until sim's object has been gone from the reader 
   until_ns "$(awk -v s="$SIM_START" -v a="$SIM_AFTER" -v f="$SIM_FOR" -v d="$1" 'BEGIN { printf "%.0f", s + (a + f + d) * 1e9 }')"
 }
 
+# A command nfcscand is started under (daemon, pcsc_daemon), e.g. a private mount namespace; it
+# must exec nfcscand, so that DAEMON_PID is nfcscand's. Empty: nfcscand itself.
+NFCSCAND_WRAP=()
 daemon() { # ARGS...
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 \
     PCSCLITE_CSOCK_NAME=/nonexistent/nfcscan-e2e/pcscd.comm \
-    "$NFCSCAND" --verbose --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" "$@" >>"$DIR/nfcscand.log" 2>&1 &
+    "${NFCSCAND_WRAP[@]}" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" "$@" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
   wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
@@ -115,7 +119,7 @@ private_pcscd() { # SHELL-COMMAND
   PCSC_SOCKET=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
 }
 pcsc_nfcscand() {
-  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" \
+  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "${NFCSCAND_WRAP[@]}" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" \
     --rfkill-device "$DIR/rfkill" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)

@@ -114,6 +114,8 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
         var readers: Set<String> = []
         var connected = false
         var stopping: Int32?
+        /// The last event could not be kept: its reason is `lastError` until one is kept again.
+        var spoolFailed = false
         func record() {
             update { state in
                 state.connected = connected
@@ -158,7 +160,12 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
                             return payload
                         }
                         if let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
+                        if spoolFailed {
+                            spoolFailed = false
+                            update { $0.lastError = nil }
+                        }
                     } catch {
+                        spoolFailed = true
                         // Counted in dropped, its seq left unused: subscribers see the gap.
                         update { $0.lastError = "an event could not be kept: \(error)" }
                         logger.error("broker: an event could not be spooled, so it is dropped (\(spool.book.dropped) so far): \(error)")

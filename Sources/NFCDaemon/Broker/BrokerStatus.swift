@@ -7,9 +7,11 @@ public struct BrokerStatus: Equatable, Sendable {
     public var connected = false
     /// Events in the spool, not yet acknowledged by the broker.
     public var pending = 0
-    /// Events dropped from a full spool, since the station's first start.
+    /// Events lost since the station's first start: dropped from a full spool, or never kept
+    /// (the disk full, the spool unwritable); their seqs stay unused, a gap subscribers see.
     public var dropped: UInt64 = 0
-    /// Why the last connection failed or was refused; nil once connected.
+    /// Why the last connection failed or was refused, or why the last event could not be kept;
+    /// nil once connected, or once an event is kept again.
     public var lastError: String?
 
     public init(station: String) { self.station = station }
