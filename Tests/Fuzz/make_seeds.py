@@ -2,7 +2,7 @@
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
     python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop,dumps,
-                                        #   pn532frame,vpcdmessage,passthrough}/
+                                        #   pn532frame,vpcdmessage,passthrough,spool}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -415,6 +415,34 @@ def config_seeds():
 
 
 # ---------------------------------------------------------------------------
+# spool: the broker spool's counters file (SpoolCounters: two fixed-width slots, or the lines of
+# earlier versions) and its entries (a scan event's JSON, numbered by its name). The target
+# reads the first 8 bytes as the entry's seq, the rest as both.
+
+def counters_slot(generation, next_seq, dropped):
+    body = b'v1 %020d %020d %020d ' % (generation, next_seq, dropped)
+    check = 0x811C9DC5
+    for byte in body:
+        check = ((check ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return body + b'%08x\n' % check
+
+
+def spool_seeds():
+    seq = struct.pack('<Q', 7)
+    s = {}
+    s['counters'] = seq + counters_slot(6, 12, 0) + counters_slot(7, 13, 1)
+    s['counters-torn'] = seq + counters_slot(6, 12, 0) + counters_slot(7, 13, 1)[:40] + b'9' * 35
+    s['counters-beyond-2-53'] = seq + counters_slot(8, 1 << 60, 0) + counters_slot(7, 13, 1)
+    s['legacy'] = seq + b'next-seq 40\ndropped 3\n'
+    s['legacy-largest'] = seq + b'next-seq 18446744073709551615\ndropped 0\n'
+    s['legacy-twice'] = seq + b'next-seq 4\nnext-seq 5\n'
+    s['event'] = seq + b'{"event_id":"5f0c","seq":7,"time":"2026-11-27T06:54:00.000Z","station":"door","reader":"r","uid":"04a1","tag_id":"04a1"}'
+    s['event-other-seq'] = seq + b'{"event_id":"5f0c","seq":8,"uid":"04a1"}'
+    s['not-utf8'] = seq + b'{"seq":7,\xff\xfe}'
+    return s
+
+
+# ---------------------------------------------------------------------------
 # rfkill: /dev/rfkill record streams (struct rfkill_event: idx u32 LE, type, op, soft, hard)
 
 def rfkill_event(index, rtype, op, soft=0, hard=0):
@@ -672,7 +700,7 @@ def main():
     targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds(), 'tagread': tagread_seeds(),
                'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds(),
                'desktop': desktop_seeds(), 'dumps': dumps_seeds(), 'pn532frame': pn532frame_seeds(),
-               'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds()}
+               'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds(), 'spool': spool_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

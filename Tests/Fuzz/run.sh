@@ -4,7 +4,7 @@
 # Usage: Tests/Fuzz/run.sh [SECONDS] [TARGET...]
 #   SECONDS  how long each target runs (default 60)
 #   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads, and each driver's status, write and make-read-only), passthrough (what a
-#            PC/SC reader's pass-through answers), options, config, rfkill (daemon), desktop
+#            PC/SC reader's pass-through answers), options, config, rfkill, spool (daemon), desktop
 #            (desktop entries and Exec lines), dumps (nfcsim's dump files), pn532frame, vpcdmessage
 #            (what the simulators' hosts send) (default: all of them, one after the other)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
@@ -37,7 +37,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 ndef_targets=(message tlv cc)
 tag_targets=(tagread passthrough)
-daemon_targets=(options config rfkill)
+daemon_targets=(options config rfkill spool)
 desktop_targets=(desktop)
 sim_targets=(dumps pn532frame vpcdmessage)
 all_targets=("${ndef_targets[@]}" "${tag_targets[@]}" "${daemon_targets[@]}" "${desktop_targets[@]}" "${sim_targets[@]}")
