@@ -13,6 +13,15 @@ import Testing
         return try #require(try AppDeclaration(entry))
     }
 
+    /// Issue 20: a desktop entry cannot ask for the links never handed on either.
+    @Test func aDeclarationOfADangerousSchemeIsRefused() throws {
+        for scheme in ["file", "javascript", "data"] {
+            #expect(throws: (any Error).self, "\(scheme)") {
+                try Self.declaration("org.example.Viewer", name: "Viewer", filters: "uri-scheme=\(scheme)")
+            }
+        }
+    }
+
     @Test func aDeclaredAppReceivesWhatItAsksForWhileNotRunning() throws {
         var registry = HandlerRegistry()
         registry.declarations = [try Self.declaration("org.example.Posters", name: "Posters", filters: "uri-scheme=https,uri-host=example.com", dbus: true)]
