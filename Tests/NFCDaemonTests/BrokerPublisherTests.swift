@@ -143,4 +143,27 @@ struct BrokerPublisherTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: station.spool).filter { $0.hasSuffix(".json") }.isEmpty)
         await station.stop()
     }
+
+    /// Issue 20: a spool open to others is refused and left as it is; the station stays up and
+    /// says what to fix instead of ending background reading with it.
+    @Test func aSpoolOpenToOthersIsRefusedAndSaidWhy() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("spool-open-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: base + "/spool", withIntermediateDirectories: true)
+        chmod(base, 0o700)
+        chmod(base + "/spool", 0o777)
+        let settings = try #require(try DaemonSettings.parse("[broker]\nurl = mqtt://127.0.0.1:9\n").broker)
+        let publisher = BrokerPublisher(settings: settings, password: nil, spoolLocation: .init(path: base + "/spool"), logger: Logger(label: "test"))
+        let group = ServiceGroup(configuration: .init(services: [publisher], logger: Logger(label: "test")))
+        let running = Task { try await group.run() }
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while publisher.state.lastError == nil, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(publisher.state.lastError?.contains("chmod 700") == true, "\(publisher.state)")
+        var status = stat()
+        stat(base + "/spool", &status)
+        #expect(status.st_mode & 0o777 == 0o777)
+        await group.triggerGracefulShutdown()
+        _ = try await running.value
+    }
 }

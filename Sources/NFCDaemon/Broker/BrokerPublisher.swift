@@ -89,8 +89,14 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
         do {
             spool = try SpoolDirectory(location: spoolLocation, capacity: spoolCapacity)
         } catch {
-            logger.error("broker: the spool cannot be used: \(error); nothing will be published")
-            throw error
+            // Refused, never repaired behind the person: background reading goes on, and the
+            // Broker property and nfcscan status say what to fix until it is fixed and nfcscand
+            // restarted. Objects read meanwhile are not published (the inbox takes no more).
+            logger.error("broker: the spool cannot be used: \(error); nothing will be published until it is fixed and nfcscand restarted")
+            update { $0.lastError = "the spool cannot be used: \(error)" }
+            sink.finish()
+            try? await gracefulShutdown()
+            return
         }
         func logNotices() {
             for notice in spool.takeNotices() { logger.warning("broker: \(notice)") }

@@ -101,7 +101,7 @@ public final class SpoolDirectory {
     public private(set) var notices: [String] = []
     private var counters: SpoolCounters
     /// `counters` opened for updates in place; nil until it exists as this version writes it.
-    private var countersFile: Int32?
+    private var countersFile: RecordFile?
 
     /// The largest event kept: an object's records as JSON stay far below it.
     public static let maximumEntryBytes = 1 << 20
@@ -164,10 +164,6 @@ public final class SpoolDirectory {
         }
         // Events over the capacity (a smaller capacity than last time) leave now.
         for seq in Set(seqs).subtracting(book.pending) { directory.remove(Self.name(seq)) }
-    }
-
-    deinit {
-        if let countersFile { close(countersFile) }
     }
 
     /// Empties ``notices``, returning what they held.
@@ -273,8 +269,7 @@ public final class SpoolDirectory {
             counters = next
             return try writeCountersFile()
         }
-        try PrivateDirectory.overwrite(next.slot, at: next.slotIndex * SpoolCounters.slotLength, in: countersFile,
-                                       what: "\(directory.path)/counters")
+        try countersFile.overwrite(next.slot, at: next.slotIndex * SpoolCounters.slotLength)
         counters = next
     }
 
@@ -285,7 +280,7 @@ public final class SpoolDirectory {
         older.generation = counters.generation &- 1
         let slots = counters.slotIndex == 0 ? counters.slot + older.slot : older.slot + counters.slot
         try directory.replace("counters", with: slots)
-        if let countersFile { close(countersFile) }
+        countersFile = nil
         countersFile = try directory.openForUpdate("counters")
     }
 }

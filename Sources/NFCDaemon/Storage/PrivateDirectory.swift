@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// A directory of the daemon's own (the broker's spool, the runtime directory's marker), reached
 /// as a careful daemon reaches it: every file is opened relative to one directory descriptor that
@@ -14,12 +15,13 @@ import Glibc
 ///   are replaced by writing a temporary file made `O_EXCL` beside them, fsynced, renamed over
 ///   them and the directory fsynced.
 ///
-/// Unchecked Sendable: the only state is the descriptor, set once in `init` and closed in
-/// `deinit`; the calls made on it (`openat`, `renameat`, `unlinkat`, `fsync`) are thread-safe.
-public final class PrivateDirectory: @unchecked Sendable {
+/// Sendable: the only state is the descriptor, set once in `init` and closed in `deinit`; the
+/// calls made on it (`openat`, `renameat`, `unlinkat`, `fsync`) are thread-safe.
+public final class PrivateDirectory: Sendable {
     /// The directory's path, for log lines and errors only (never opened again by name).
     public let path: String
-    private let descriptor: Int32
+    private let directory: FileDescriptor
+    private var descriptor: Int32 { directory.rawValue }
 
     /// Why a directory or one of its files was refused, in a sentence that says what to do.
     public struct Failure: Error, CustomStringConvertible, Equatable {
@@ -59,10 +61,10 @@ public final class PrivateDirectory: @unchecked Sendable {
             throw error
         }
         self.path = path
-        descriptor = current
+        directory = FileDescriptor(rawValue: current)
     }
 
-    deinit { close(descriptor) }
+    deinit { try? directory.close() }
 
     /// nfcscand's own directory in `runtimeDirectory` ($XDG_RUNTIME_DIR/nfcscan, which the unit's
     /// RuntimeDirectory= makes): the unlock marker, the private files handed to apps.
@@ -168,32 +170,19 @@ public final class PrivateDirectory: @unchecked Sendable {
     }
 
     /// Opens `name` for reading and writing in place (never following a link), for a record
-    /// updated with ``overwrite(_:at:in:)``; nil when there is no such file.
-    public func openForUpdate(_ name: String) throws(Failure) -> Int32? {
+    /// updated with ``RecordFile/overwrite(_:at:)``; nil when there is no such file.
+    public func openForUpdate(_ name: String) throws(Failure) -> RecordFile? {
         let fd = openat(descriptor, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw Self.failure("cannot open \(path)/\(name)")
         }
+        let file = RecordFile(FileDescriptor(rawValue: fd), what: "\(path)/\(name)")
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
             throw Failure(description: "\(path)/\(name) is not a regular file")
         }
-        return fd
-    }
-
-    /// Writes `bytes` at `offset` of an open file and syncs its data: a record updated in place
-    /// takes no new space, so it still works on a full disk.
-    public static func overwrite(_ bytes: [UInt8], at offset: Int, in fd: Int32, what: String) throws(Failure) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw failure("cannot write \(what)") }
-            done += n
-        }
-        guard fdatasync(fd) == 0 else { throw failure("cannot sync \(what)") }
+        return file
     }
 
     /// Removes `name` (a link is removed, not followed); nothing when it is not there.
@@ -241,8 +230,32 @@ public final class PrivateDirectory: @unchecked Sendable {
         }
     }
 
-    private static func failure(_ what: String) -> Failure {
+    fileprivate static func failure(_ what: String) -> Failure {
         let code = errno
         return Failure(description: "\(what): \(String(cString: strerror(code)))", code: code)
+    }
+}
+
+/// A small file of fixed-size records updated in place (the spool's `counters`): an update takes
+/// no new space, so it still works on a full disk. Closed when released.
+public final class RecordFile {
+    private let file: FileDescriptor
+    private let what: String
+
+    fileprivate init(_ file: FileDescriptor, what: String) {
+        self.file = file
+        self.what = what
+    }
+
+    deinit { try? file.close() }
+
+    /// Writes `bytes` at `offset` and syncs the data.
+    public func overwrite(_ bytes: [UInt8], at offset: Int) throws(PrivateDirectory.Failure) {
+        do {
+            _ = try file.writeAll(toAbsoluteOffset: Int64(offset), bytes)
+        } catch {
+            throw PrivateDirectory.Failure(description: "cannot write \(what): \(error)", code: (error as? Errno)?.rawValue ?? 0)
+        }
+        guard fdatasync(file.rawValue) == 0 else { throw PrivateDirectory.failure("cannot sync \(what)") }
     }
 }

@@ -70,7 +70,8 @@ scenario_default_apps() {
   default_message "$DIR/card.ndef" 2 text/vcard "$card"
   sim --ndef "$DIR/card.ndef" --after 4 --for 3
   daemon
-  default_offer_chosen "Add Jane <b>Doe</b> to Contacts?"
+  # Markup in the name is inert in the summary, which dunst would read as markup (issue 20).
+  default_offer_chosen "Add Jane ＜b＞Doe＜/b＞ to Contacts?"
   check "the markup in the name is not markup in the body either" test "$(json "$DIR/offer.json" 'd.get("body") or ""')" = ""
   wait_for "the contacts app started" 10 'test "$(lines "$DIR/exec.jsonl")" -ge 1' || true
   local file
