@@ -16,6 +16,9 @@ import Synchronization
 ///
 /// Listing and opening run on the context's own serial queue: `nfc_list_devices` opens and
 /// closes optional devices and edits `LIBNFC_LOG_LEVEL` in the environment while it does.
+///
+/// Unchecked Sendable: `pointer` (the libnfc context) is set once in `init` and used only on
+/// `queue` (listing, opening) and in `deinit`, when nothing else holds the context.
 public final class LibNFCContext: @unchecked Sendable {
     let pointer: OpaquePointer
     private let queue = DispatchQueue(label: "libnfc.context")

@@ -8,6 +8,9 @@ import Synchronization
 /// its calls block); callers await the result. The exceptions are ``abortCommand()``, which is
 /// meant to be called while another call blocks, and ``close()``, which is queued behind
 /// whatever is pending.
+///
+/// Unchecked Sendable: `pointer` (the libnfc device) is used only on `queue`, except by
+/// ``abortCommand()``, which libnfc allows beside a blocking call; the rest is `let` or `state`'s mutex.
 public final class LibNFCDevice: @unchecked Sendable {
     public let connstring: String
     /// The name libnfc gives the device (for a PN532 on a serial line: `pn532_uart:<path>` or the
@@ -211,6 +214,7 @@ public final class LibNFCDevice: @unchecked Sendable {
 }
 
 /// A device pointer handed to the device's own queue when the wrapper goes away.
+/// Unchecked Sendable: it moves to that queue once and is used (closed) there only.
 private struct UncheckedHandle: @unchecked Sendable {
     let pointer: OpaquePointer
     init(_ pointer: OpaquePointer) { self.pointer = pointer }

@@ -177,4 +177,6 @@ public struct Target: Hashable, Sendable {
     }
 }
 
+/// Unchecked Sendable: a C struct of plain values (the modulation and the target's info bytes, no
+/// pointers), copied whole wherever it goes.
 extension nfc_target: @retroactive @unchecked Sendable {}

@@ -24,7 +24,7 @@ import Synchronization
 ///
 /// Closing cancels the search (and `nfc_abort_command` ends a blocking poll on USB readers; on
 /// a serial PN532 the round ends by itself within its bound) and closes the device.
-public final class LibNFCReader: Reader, @unchecked Sendable {
+public final class LibNFCReader: Reader, Sendable {
     public struct Timing: Sendable {
         /// PollNr and Period of `nfc_initiator_poll_target` (Period in 150 ms units).
         public var pollCount: UInt8 = 1

@@ -18,7 +18,7 @@ import Synchronization
 /// silence in mid-read into "moved away too soon"); I/O failures mean the reader went away. A
 /// Type 2 NAK inside InDataExchange arrives from a PN53x as a failed command (NFC_EMFCAUTHFAIL);
 /// it is passed on as a one-byte NAK with code 0, since the chip does not report the 4 bits.
-public final class LibNFCTransport: TagTransport, @unchecked Sendable {
+public final class LibNFCTransport: TagTransport, Sendable {
     public let capabilities: LinkCapabilities
     public let target: Target
     let device: LibNFCDevice

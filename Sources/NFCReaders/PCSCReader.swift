@@ -28,7 +28,7 @@ import Synchronization
 /// not a failure, and since pcscd wakes no waiter when a client lets go, the reader then looks
 /// again every ``heldRetry`` until it can connect or the card leaves (the one poll here: there is
 /// no event to wait for).
-public final class PCSCReader: Reader, @unchecked Sendable {
+public final class PCSCReader: Reader, Sendable {
     public let name: String
     public let backend = ReaderBackend.pcsc
     private let watcher: PCSCContext

@@ -26,7 +26,7 @@ import Synchronization
 /// transaction (``exclusive(_:)``); a program that holds one makes the read wait until it ends.
 /// Limit: pcsc-lite gives no way to give up that wait; it ends when the other program ends its
 /// transaction or the card leaves, and meanwhile this reader's card context is busy.
-public final class PCSCTransport: TagTransport, @unchecked Sendable {
+public final class PCSCTransport: TagTransport, Sendable {
     public let platform: TagPlatform?
     let card: PCSCCard
     /// What the reader answered to the pass-through probe, shared by every card it presents.

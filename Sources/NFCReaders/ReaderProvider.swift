@@ -31,7 +31,7 @@ extension ReaderProvider {
 
 /// Readers through libnfc: devices named by `LIBNFC_DEVICE`, libnfc.conf and devices.d, and
 /// USB readers when libnfc's auto-scan is on.
-public final class LibNFCReaderProvider: ReaderProvider, @unchecked Sendable {
+public final class LibNFCReaderProvider: ReaderProvider, Sendable {
     public let backend = ReaderBackend.libnfc
     public let noneListed = "libnfc listed no device"
     public let timing: LibNFCReader.Timing

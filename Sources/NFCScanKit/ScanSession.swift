@@ -270,6 +270,9 @@ public final class ScanSession: Sendable {
 
 /// Holds the merged stream's iterator; ``ScanSession/next(timeout:arrived:)`` takes it out of the
 /// session's state while it waits, so no two callers share it.
+///
+/// Unchecked Sendable: the iterator is a mutable value the compiler cannot see confined; it is
+/// only used by the one caller that took the box out of the session's locked state.
 private final class IteratorBox<Element>: @unchecked Sendable {
     var iterator: AsyncStream<Element>.Iterator
     init(_ iterator: AsyncStream<Element>.Iterator) { self.iterator = iterator }

@@ -17,7 +17,7 @@ import Glibc
 ///
 /// The daemon's socket is `PCSCLITE_CSOCK_NAME` when set (the client library reads it once,
 /// at the first context of the process), else `/run/pcscd/pcscd.comm`.
-public final class PCSCContext: @unchecked Sendable {
+public final class PCSCContext: Sendable {
     /// Waits without a timeout (`INFINITE`).
     public static let infinite: UInt32 = 0xFFFF_FFFF
 
@@ -154,9 +154,12 @@ public final class PCSCContext: @unchecked Sendable {
 }
 
 /// A connection to the card in one reader (`SCardConnect`); its calls run on its context's queue.
-public final class PCSCCard: @unchecked Sendable {
+public final class PCSCCard: Sendable {
     public let reader: String
-    public private(set) var activeProtocol: PCSCProtocol
+    /// What the card speaks; a reconnect (on the context's queue, from another task) may change it
+    /// while a transmit reads it, so it is behind a lock.
+    public var activeProtocol: PCSCProtocol { negotiated.withLock { $0 } }
+    private let negotiated: Mutex<PCSCProtocol>
     let handle: SCARDHANDLE
     let context: PCSCContext
     private let disconnected = Mutex(false)
@@ -165,7 +168,7 @@ public final class PCSCCard: @unchecked Sendable {
         self.handle = handle
         self.context = context
         self.reader = reader
-        self.activeProtocol = activeProtocol
+        negotiated = Mutex(activeProtocol)
     }
 
     deinit {
@@ -244,7 +247,7 @@ public final class PCSCCard: @unchecked Sendable {
             guard rv == SCARD_S_SUCCESS else { return .failure(PCSCError(code: Int(rv), function: "SCardReconnect")) }
             return .success(UInt(active))
         }
-        activeProtocol = PCSCProtocol(rawValue: active)
+        negotiated.withLock { $0 = PCSCProtocol(rawValue: active) }
     }
 
     /// `SCardDisconnect`; later calls fail.

@@ -5,6 +5,7 @@ import NFCSim
 import NFCTags
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// `nfcsim pn532`: a PN532 on a pseudo-terminal, for libnfc's `pn532_uart` driver.
@@ -214,8 +215,8 @@ struct PN532Command: ParsableCommand {
 
 func printError(_ line: String) { writeLine("nfcsim: " + line, to: .error) }
 
-/// Counts the host's data exchanges; the host serves one frame at a time on one thread.
-private final class ExchangeCount: @unchecked Sendable {
-    private var count = 0
-    func next() -> Int { count += 1; return count }
+/// Counts the host's data exchanges.
+private final class ExchangeCount: Sendable {
+    private let count = Atomic<Int>(0)
+    func next() -> Int { count.add(1, ordering: .relaxed).newValue }
 }
