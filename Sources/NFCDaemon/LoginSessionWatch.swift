@@ -123,14 +123,19 @@ struct UnlockMarker: Sendable {
     }
 
     var isPresent: Bool {
-        guard let bytes = try? directory().read(Self.fileName, maximumBytes: 256) else { return false }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == Self.bootID
+        (try? directory()).map(Self.holdsThisBoot) ?? false
     }
 
     /// Writes the marker unless it is there; a directory that fails its checks is refused (the
     /// failure says what to fix).
     func record() throws(PrivateDirectory.Failure) {
-        guard !isPresent else { return }
-        try directory().replace(Self.fileName, with: Array((Self.bootID + "\n").utf8))
+        let directory = try directory()
+        guard !Self.holdsThisBoot(directory) else { return }
+        try directory.replace(Self.fileName, with: Array((Self.bootID + "\n").utf8))
+    }
+
+    private static func holdsThisBoot(_ directory: PrivateDirectory) -> Bool {
+        guard let bytes = try? directory.read(fileName, maximumBytes: 256) else { return false }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == bootID
     }
 }

@@ -159,7 +159,9 @@ public final class PrivateDirectory: Sendable {
         let fd = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.failure("cannot create \(path)/\(name)") }
         do throws(Failure) {
-            try Self.writeAll(bytes, to: fd, what: "\(path)/\(name)")
+            do { _ = try FileDescriptor(rawValue: fd).writeAll(bytes) } catch {
+                throw Failure(description: "cannot write \(path)/\(name): \(error)", code: (error as? Errno)?.rawValue ?? 0)
+            }
             if synced, fsync(fd) != 0 { throw Self.failure("cannot sync \(path)/\(name)") }
             close(fd)
         } catch {
@@ -218,16 +220,6 @@ public final class PrivateDirectory: Sendable {
 
     private func syncDirectory() {
         fsync(descriptor)
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, what: String) throws(Failure) {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw failure("cannot write \(what)") }
-            written += n
-        }
     }
 
     fileprivate static func failure(_ what: String) -> Failure {
