@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "LibNFC", dependencies: ["CLibNFC"]),
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),
         // An MQTT client connection (libmosquitto on its own thread, events as an AsyncStream).
-        .target(name: "Mosquitto", dependencies: ["CMosquitto"]),
+        .target(name: "Mosquitto", dependencies: ["CMosquitto", "POSIXEvents"]),
         // The reader abstraction and its backends (libnfc, PC/SC); the TagTransport for a selected object.
         .target(name: "NFCReaders", dependencies: ["LibNFC", "PCSC", "NFCTags"]),
         // Unbuffered whole-line output shared by the command-line tools.

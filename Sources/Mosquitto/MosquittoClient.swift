@@ -1,5 +1,5 @@
 import CMosquitto
-import Foundation
+import POSIXEvents
 import Glibc
 
 /// One MQTT client connection through libmosquitto, the only place in nfcscan that sees its C
@@ -180,9 +180,7 @@ public final class MosquittoClient: @unchecked Sendable {
         guard loop.begin() else { return }
         // The thread holds the loop, not the client: a client dropped without close() still
         // ends it from deinit.
-        let thread = Thread { loop.run() }
-        thread.name = "mosquitto \(loop.options.host):\(loop.options.port)"
-        thread.start()
+        NamedThread.start(name: "mosquitto \(loop.options.host):\(loop.options.port)") { loop.run() }
     }
 
     deinit {
@@ -234,15 +232,18 @@ public final class MosquittoClient: @unchecked Sendable {
 /// The connection's thread and what it shares with `close()`. Held by the thread, not by the
 /// client, so that dropping the client (deinit) can still stop it.
 private final class Loop: @unchecked Sendable {
-    // @unchecked: `stopping` and `running` are only touched with `state` locked; the handle is
-    // used as MosquittoClient's note says (the thread's loop, and thread-safe calls elsewhere).
+    // @unchecked: the handle is used as MosquittoClient's note says (the thread's loop, and
+    // thread-safe calls elsewhere); everything else is a Sendable let.
     let handle: OpaquePointer
     let options: MosquittoClient.Options
     let sink: Sink
-    /// Guards `stopping` and `running` (the thread has not ended); the backoff waits on it, woken by stop().
-    let state = NSCondition()
-    var stopping = false
-    var running = false
+    /// Whether close() asked the thread to end, and whether it runs (has not ended); the backoff
+    /// waits on it, woken by stop().
+    struct Flags: Sendable {
+        var stopping = false
+        var running = false
+    }
+    let state = ThreadCondition(Flags())
 
     init(handle: OpaquePointer, options: MosquittoClient.Options, sink: Sink) {
         self.handle = handle
@@ -268,42 +269,32 @@ private final class Loop: @unchecked Sendable {
             } else {
                 sink.yield(.disconnected(code: code, reason: MosquittoClient.describe(code)))
             }
-            state.lock()
-            if !stopping { _ = state.wait(until: Date(timeIntervalSinceNow: Double(delay))) }
-            state.unlock()
+            state.wait(timeout: .seconds(delay)) { $0.stopping }
             delay = min(delay * 2, max(options.reconnectDelay, options.reconnectDelayMaximum))
         }
         // Whatever the DISCONNECT close() queued is written before the thread ends.
         _ = mosquitto_loop(handle, 100, 1)
-        state.lock()
-        running = false
-        state.broadcast()
-        state.unlock()
+        state.withLock { $0.running = false }
     }
 
-    var isStopping: Bool {
-        state.lock()
-        defer { state.unlock() }
-        return stopping
-    }
+    var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// Marks the thread as running, unless it was started or stopped before; true if it may start.
     func begin() -> Bool {
-        state.lock()
-        defer { state.unlock() }
-        guard !running, !stopping else { return false }
-        running = true
-        return true
+        state.withLock { flags in
+            guard !flags.running, !flags.stopping else { return false }
+            flags.running = true
+            return true
+        }
     }
 
     /// Ends the thread (if it runs) and waits for it; true the first time.
     func stop() -> Bool {
-        state.lock()
-        defer { state.unlock() }
-        let first = !stopping
-        stopping = true
-        state.broadcast()
-        while running { state.wait() }
+        let first = state.withLock { flags in
+            defer { flags.stopping = true }
+            return !flags.stopping
+        }
+        state.wait { !$0.running }
         return first
     }
 }

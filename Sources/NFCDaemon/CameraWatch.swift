@@ -1,8 +1,8 @@
-import Foundation
 import Glibc
 import Logging
 import POSIXEvents
 import ServiceLifecycle
+import FoundationEssentials
 import SystemPackage
 
 /// Whether a camera is in use: some process has a V4L2 capture device (`/dev/video*`) open.
@@ -38,7 +38,7 @@ final class CameraWatch: ConditionWatch {
     /// the directory (it does not exist): the condition is then unknown.
     func watch() async throws(SourceUnavailable) {
         let pattern = pattern, changed = changed
-        let directory = (pattern as NSString).deletingLastPathComponent
+        let directory = FilePath(pattern).removingLastComponent().string
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         // Cannot tell (nil) before giving up: the daemon waits for this source's first word.
         guard descriptor >= 0 else { changed(nil); throw SourceUnavailable(pattern) }
@@ -84,7 +84,7 @@ final class CameraWatch: ConditionWatch {
 
     /// Whether any event in `events` (struct inotify_event records) names a matching node.
     private static func namesMatch(_ events: ArraySlice<UInt8>, pattern: String) -> Bool {
-        let namePattern = (pattern as NSString).lastPathComponent
+        let namePattern = FilePath(pattern).lastComponent?.string ?? ""
         var offset = events.startIndex
         let header = MemoryLayout<inotify_event>.size
         while offset + header <= events.endIndex {

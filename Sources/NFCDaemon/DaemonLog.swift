@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import NDEFReport
 import Systemd
+import SystemPackage
 
 /// swift-log to the systemd journal (structured: the metadata become fields) when stderr is the
 /// journal, else one line per message on stderr.
@@ -34,7 +35,7 @@ public struct DaemonLogHandler: LogHandler {
             if Journal.send(message, priority: Self.priority(event.level), fields: fields) { return }
         }
         let extra = all.isEmpty ? "" : " " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.escaped("\($0.value)"))" }.joined(separator: " ")
-        FileHandle.standardError.write(Data("nfcscand: \(event.level): \(message)\(extra)\n".utf8))
+        _ = try? FileDescriptor.standardError.writeAll("nfcscand: \(event.level): \(message)\(extra)\n".utf8)
     }
 
     /// Log text with every control character (a newline, an escape sequence, a NUL), line

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import NDEFReport
 import NFCScanKit
 
 /// nfcscand's configuration file, `$XDG_CONFIG_HOME/nfcscan/nfcscand.conf` (else
@@ -37,7 +38,7 @@ public struct DaemonSettings: Equatable, Sendable {
     /// Where the file is looked for: $XDG_CONFIG_HOME or ~/.config.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config"
         return base + "/nfcscan/nfcscand.conf"
     }
 
@@ -67,12 +68,12 @@ public struct DaemonSettings: Equatable, Sendable {
         // Character, so a file with Windows line endings would be one long line (and a comment on
         // its first line would hide every setting).
         for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = Substring(raw.last == "\r" ? raw.dropLast() : raw).trimmingCharacters(in: .whitespaces)
+            let line = Substring(raw.last == "\r" ? raw.dropLast() : raw).trimmingWhitespace
             let number = index + 1
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw Problem(path: path, line: number, detail: "a section is written [name]") }
-                section = String(line.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+                section = String(line.dropFirst().dropLast()).trimmingWhitespace
                 guard sections.contains(section) else {
                     throw Problem(path: path, line: number, detail: "unknown section [\(section)]; the sections are: "
                                   + sections.map { "[\($0)]" }.joined(separator: ", "))
@@ -86,12 +87,12 @@ public struct DaemonSettings: Equatable, Sendable {
             guard let equals = line.firstIndex(of: "=") else {
                 throw Problem(path: path, line: number, detail: "expected key = value, a [section] or a # comment")
             }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingWhitespace
+            let value = line[line.index(after: equals)...].trimmingWhitespace
             switch (section, key) {
             case ("background", "ignore"):
                 settings.ignoredConditions = []
-                for code in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !code.isEmpty {
+                for code in value.split(separator: ",").map({ $0.trimmingWhitespace }) where !code.isEmpty {
                     guard let condition = BackgroundPause(rawValue: code), BackgroundPause.systemConditions.contains(condition) else {
                         let known = BackgroundPause.systemConditions.map(\.rawValue).joined(separator: ", ")
                         throw Problem(path: path, line: number, detail: "\"\(code)\" cannot be ignored; the conditions a kiosk may ignore are: \(known)")

@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import POSIXEvents
 import Systemd
 
 /// Opens a web link in the person's browser the desktop's standard way: the XDG desktop portal's
@@ -13,6 +14,8 @@ public struct LinkOpener: Sendable {
     }
 
     let bus: BusConnection
+    /// The daemon's loop, which sees the fallback program exit (``ChildProcess``).
+    let loop: PollLoop
     /// The fallback program; `xdg-open` from PATH unless the configuration names another.
     let fallback: String
 
@@ -22,9 +25,10 @@ public struct LinkOpener: Sendable {
     /// then is stopped (SIGTERM) and the link counts as not opened.
     let deadline: Duration
 
-    public init(bus: BusConnection, fallback: String = "xdg-open", deadline: Duration = .seconds(10),
+    public init(bus: BusConnection, loop: PollLoop, fallback: String = "xdg-open", deadline: Duration = .seconds(10),
                 outsideSandbox: Bool = TransientUnit.underSystemd) {
         self.bus = bus
+        self.loop = loop
         self.fallback = fallback
         self.deadline = deadline
         self.outsideSandbox = outsideSandbox
@@ -44,36 +48,22 @@ public struct LinkOpener: Sendable {
             return "portal"
         } catch let error {
             let portalProblem = error.description
-            do {
-                try await spawn(fallbackCommand(uri))
-                return fallback
-            } catch {
-                throw .noOpener("the portal: \(portalProblem); \(fallback): \(error)")
+            if let problem = await spawn(fallbackCommand(uri)) {
+                throw .noOpener("the portal: \(portalProblem); \(fallback): \(problem)")
             }
+            return fallback
         }
     }
 
     /// Runs the program without a shell (the link is one argument, never parsed) and waits for
-    /// it: xdg-open exits once it handed the link on, with a status saying whether it could.
-    private func spawn(_ arguments: [String]) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-                return
-            }
-            // The deadline: a program that never exits is stopped, which ends the wait above.
-            let deadline = deadline
-            Task {
-                try? await Task.sleep(for: deadline)
-                if process.isRunning { process.terminate() }
-            }
-        }
-        if status != 0 { throw Failure.noOpener("\(arguments.joined(separator: " ")) exited with status \(status)") }
+    /// it: xdg-open exits once it handed the link on, with a status saying whether it could. A
+    /// program still running at the deadline is stopped, and the link counts as not opened.
+    /// Returns what went wrong, or nil.
+    private func spawn(_ arguments: [String]) async -> String? {
+        let pid: pid_t
+        do { pid = try ChildProcess.spawn("/usr/bin/env", ["env"] + arguments) } catch { return error.description }
+        // Without pidfds the exit cannot be seen: the link counts as handed on once started.
+        guard let status = await ChildProcess.exitStatus(pid, in: loop, deadline: deadline), status != 0 else { return nil }
+        return "\(arguments.joined(separator: " ")) exited with status \(status)"
     }
 }

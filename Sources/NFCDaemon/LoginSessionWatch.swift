@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import Systemd
 
@@ -115,7 +116,7 @@ struct UnlockMarker: Sendable {
     /// survived) does not count.
     static var bootID: String {
         (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown-boot"
+            .trimmingWhitespace ?? "unknown-boot"
     }
 
     private func directory() throws(PrivateDirectory.Failure) -> PrivateDirectory {
@@ -136,6 +137,6 @@ struct UnlockMarker: Sendable {
 
     private static func holdsThisBoot(_ directory: PrivateDirectory) -> Bool {
         guard let bytes = try? directory.read(fileName, maximumBytes: 256) else { return false }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == bootID
+        return String(decoding: bytes, as: UTF8.self).trimmingWhitespace == bootID
     }
 }

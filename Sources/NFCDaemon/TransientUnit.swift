@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Programs nfcscand starts for the person (a browser, an installed app) must not live inside the
 /// service's sandbox: under the systemd unit they would have no network and no JIT

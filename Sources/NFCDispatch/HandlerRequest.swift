@@ -23,7 +23,7 @@ public struct HandlerRequest: Hashable, Sendable {
     /// Checks each option. Surrounding whitespace is trimmed from the name; an empty icon or
     /// desktop entry means none; a trailing `.desktop` is dropped from the desktop entry.
     public init(appName: String, appIcon: String? = nil, desktopEntry: String? = nil, filters: [HandlerFilter]) throws(RegistrationError) {
-        let name = Self.trimmed(appName)
+        let name = appName.trimmingWhitespace
         guard !name.isEmpty else { throw .emptyAppName }
         try Self.check(name, option: "app-name", maximum: Self.maximumAppNameLength)
         self.appName = name
@@ -74,13 +74,6 @@ public struct HandlerRequest: Hashable, Sendable {
         let length = value.utf8.count
         if length > maximum { throw .tooLong(option: option, length: length, maximum: maximum) }
         if value.unicodeScalars.contains(where: DisplayText.isUnsafe) { throw .invalidCharacters(option: option) }
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        var rest = Substring(text)
-        while let first = rest.first, first.isWhitespace { rest.removeFirst() }
-        while let last = rest.last, last.isWhitespace { rest.removeLast() }
-        return String(rest)
     }
 
     /// Desktop Entry Specification, "Desktop File ID": reverse-DNS names, `-` allowed.

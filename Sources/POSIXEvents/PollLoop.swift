@@ -274,26 +274,10 @@ public final class PollLoop: Sendable {
             return !state.started && !state.cancelled
         }
         guard first else { return }
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        let body = ThreadBody(name: name) { [self] in
+        NamedThread.start(name: name) { [self] in
             while turn(until: beforeEachTurn()) {}
             ended.withLock { $0 = true }
         }
-        let context = Unmanaged.passRetained(body).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { context in
-            let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
-            PollLoop.nameThisThread(body.name)
-            body.run()
-            return nil
-        }, context)
-        if result != 0 {
-            Unmanaged<ThreadBody>.fromOpaque(context).release()
-            fatalError("PollLoop: no thread for \(name): \(String(cString: strerror(result)))")
-        }
-        pthread_detach(thread)
     }
 
     /// Ends the loop from any thread: a thread of its own returns after the turn in progress,
@@ -320,16 +304,6 @@ public final class PollLoop: Sendable {
         for descriptor in leftover { try? descriptor.close() }
     }
 
-    /// Names the calling thread (what `top -H` and debuggers show), through
-    /// /proc/thread-self/comm: Glibc's `pthread_setname_np` is not visible to Swift.
-    static func nameThisThread(_ name: String) {
-        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        let bytes = Array(name.utf8.prefix(15))
-        _ = write(fd, bytes, bytes.count)
-        close(fd)
-    }
-
     /// Poll's timeout for `deadline`, rounded up so the loop never wakes just before it.
     static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
         guard let deadline else { return -1 }
@@ -337,15 +311,5 @@ public final class PollLoop: Sendable {
         if left <= .zero { return 0 }
         let (seconds, attoseconds) = left.components
         return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-    }
-}
-
-/// What the loop's thread runs (a C thread entry captures nothing, so it is passed as context).
-private final class ThreadBody: Sendable {
-    let name: String
-    let run: @Sendable () -> Void
-    init(name: String, run: @escaping @Sendable () -> Void) {
-        self.name = name
-        self.run = run
     }
 }

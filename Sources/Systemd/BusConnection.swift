@@ -1,5 +1,4 @@
 import CSystemd
-import Foundation
 import Glibc
 import POSIXEvents
 import Synchronization
@@ -18,7 +17,7 @@ import SystemPackage
 public final class BusConnection: @unchecked Sendable {
     private let bus: OpaquePointer
     /// Recursive: a reply sent from inside a C callback (malformed arguments) takes it again.
-    private let lock = NSRecursiveLock()
+    private let lock = RecursiveLock()
     /// The thread that sleeps until the bus socket has something (or another thread woke it, so
     /// that what sd-bus waits for is read again).
     private let loop: PollLoop

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CMalloc
 import DesktopEntries
-import Foundation
+import FoundationEssentials
 import Logging
 import NFCDaemon
 import ServiceLifecycle

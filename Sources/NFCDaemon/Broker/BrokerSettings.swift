@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `[broker]` section of nfcscand.conf: where a station publishes each object it reads in the
 /// background (issue 15). Absent, nothing is published.
@@ -169,9 +169,11 @@ public struct BrokerSettings: Equatable, Sendable {
             throw DaemonSettings.Problem(path: path, line: lines["password-file"] ?? 0,
                                          detail: "password-file \(passwordFile) is not UTF-8 text of at most 4 KiB")
         }
-        // The first line: an editor's final newline is not part of the password.
-        return String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+        // The first line: an editor's final newline (or CR LF) is not part of the password.
+        var line = text.unicodeScalars.prefix { $0 != "\n" }
+        while line.first == "\r" { line.removeFirst() }
+        while line.last == "\r" { line.removeLast() }
+        return String(String.UnicodeScalarView(line))
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NDEFReport
 
 /// What a station publishes on `<prefix>/scan` for one object read in the background.
@@ -108,6 +108,11 @@ public struct StationTopics: Equatable, Sendable {
 
     /// `text` as a single-quoted Jinja string literal (a reader's name is the driver's, not ours).
     private func jinjaString(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        var literal = "'"
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "'" { literal.unicodeScalars.append("\\") }
+            literal.unicodeScalars.append(scalar)
+        }
+        return literal + "'"
     }
 }

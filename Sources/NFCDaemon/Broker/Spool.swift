@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What the spool holds and decides, without touching a file: which events are waiting for the
@@ -117,7 +117,7 @@ public final class SpoolDirectory {
             return Location(base: String(state), components: ["spool"])
         }
         let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state"
         return Location(base: base, components: ["nfcscan", "spool"])
     }
 

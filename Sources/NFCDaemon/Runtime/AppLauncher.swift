@@ -50,9 +50,9 @@ struct AppLauncher: Sendable {
             throw Failure("\(arguments[0]) is not installed")
         }
         let pid: pid_t
-        do { pid = try Self.spawn(executable, arguments) } catch {
+        do { pid = try ChildProcess.spawn(executable, arguments) } catch {
             if let file { Self.remove(file) }
-            throw error
+            throw Failure(error.description)
         }
         watchExit(pid, file: file)
         return ("\(program), process \(pid)", file)
@@ -80,58 +80,11 @@ struct AppLauncher: Sendable {
         return path
     }
 
-    /// posix_spawn with /dev/null as standard input, descriptors above 2 closed, default signals
-    /// and an empty signal mask (the daemon's service framework blocks some), a new session.
-    private static func spawn(_ executable: String, _ arguments: [String]) throws(Failure) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        guard let closeFrom = closeFromAction, closeFrom(&actions, 3) == 0 else {
-            throw Failure("this C library cannot close the daemon's descriptors in a child (posix_spawn_file_actions_addclosefrom_np)")
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | Self.setsid))
-        var pid: pid_t = 0
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        guard status == 0 else { throw Failure("\(executable) could not be started (errno \(status))") }
-        return pid
-    }
-
-    /// glibc's POSIX_SPAWN_SETSID (2.26), hidden from Swift behind _GNU_SOURCE.
-    private static let setsid: Int32 = 0x80
-
-    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34), hidden from Swift behind
-    /// _GNU_SOURCE, so looked up by name.
-    private static let closeFromAction: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
-
-    /// glibc's pidfd_open (2.36), looked up by name for the same reason.
-    private static let pidfdOpen: (@convention(c) (pid_t, UInt32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (pid_t, UInt32) -> Int32).self)
-    }()
-
     /// When the app exits, its file goes and the child is reaped. Without pidfds (older kernels)
     /// only the time limit removes the file.
     private func watchExit(_ pid: pid_t, file: String?) {
-        guard let descriptor = Self.pidfdOpen.map({ $0(pid, 0) }), descriptor >= 0 else { return }
-        _ = loop.add(FileDescriptor(rawValue: descriptor), events: .readable) { _ in
-            var status: Int32 = 0
-            waitpid(pid, &status, WNOHANG)
+        _ = ChildProcess.onExit(pid, in: loop) { _ in
             if let file { Self.remove(file) }
-            return .stopWatching
         }
     }
 }

@@ -92,7 +92,7 @@ struct EffectRunner {
                 }
             }
         case .openLink(let id, let uri):
-            let opener = LinkOpener(bus: bus, fallback: configuration.linkOpener, deadline: configuration.deadlines.openLink)
+            let opener = LinkOpener(bus: bus, loop: descriptors, fallback: configuration.linkOpener, deadline: configuration.deadlines.openLink)
             let sink = sink
             group.addTask(counted: statistics) {
                 do throws(LinkOpener.Failure) {
