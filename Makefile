@@ -3,7 +3,8 @@
 
 SWIFT ?= swift
 PREFIX ?= /usr/local
-FUZZ_SECONDS ?= 60
+# Seconds of fuzzing in all, shared among the targets (Tests/Fuzz/run.sh), two at a time.
+FUZZ_BUDGET ?= 240
 # The version, written once: Sources/NFCScanKit/Version.swift (nfcscan --version, the package).
 VERSION := $(shell sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' Sources/NFCScanKit/Version.swift)
 # `make deb`: a release build with the Swift runtime and Foundation linked in, in a scratch path
@@ -83,16 +84,18 @@ demo-steps: deps release
 # Every test: unit and property tests, the systemd unit check, nfcscand end to end, the ndeflib
 # differential test, the fuzzers, and the private pcscd kept off the network; under
 # scripts/check-listeners.sh, as the demo.
+# Each stage's time is printed in a table at the end (scripts/stages.sh; Docs/performance.md).
+TEST_STAGES = deps unit check-units daemon-test reliability-test oracle fuzz network-test package-test
 test:
 	bash scripts/check-listeners.sh -- $(MAKE) --no-print-directory test-steps
-test-steps: deps unit check-units daemon-test reliability-test oracle fuzz network-test package-test
+test-steps:
+	MAKE="$(MAKE)" bash scripts/stages.sh $(TEST_STAGES)
 
-# Serial: dozens of end-to-end tests each drive a PN532 emulator through libnfc or a private
-# pcscd, whose own timeouts (300-1000 ms) a 2-core machine running them all at once can miss.
+# Two lanes side by side, each running its suites one at a time (scripts/unit-tests.sh says why).
 # No re-run: a failure fails the target.
 unit:
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
+	bash scripts/unit-tests.sh
 
 # The user unit and its D-Bus activation file as make install renders them: systemd-analyze verify
 # (no warnings) and an exposure score of 2.0 or lower (Docs/service.md).
@@ -114,7 +117,7 @@ oracle: build
 	bash Tests/Oracle/run.sh .build/debug/nfcscan
 
 fuzz:
-	bash Tests/Fuzz/run.sh $(FUZZ_SECONDS)
+	bash Tests/Fuzz/run.sh $(FUZZ_BUDGET)
 
 # Every dump in DUMPS (Flipper Zero .nfc, Proxmark3 and Metrodroid JSON, raw Type 5 images) presented
 # with nfcsim --dump through libnfc and a private pcscd, nfcscan --json's records compared with
