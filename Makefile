@@ -37,13 +37,17 @@ RELEASE_DIR ?= .build/release
 # The static Swift crash backtracer of the runtime nfcscand loads (see systemd/nfcscand.service):
 # found through the binary's libswiftCore.so, else through the toolchain `swift` belongs to.
 SWIFT_BACKTRACER ?= $(shell \
-  d=$$(ldd $(RELEASE_DIR)/nfcscand 2>/dev/null | sed -n 's|.*libswiftCore\.so => \(.*\)/linux/libswiftCore\.so.*|\1|p'); \
+  d=$$(ldd $(RELEASE_DIR)/$(MULTICALL) 2>/dev/null | sed -n 's|.*libswiftCore\.so => \(.*\)/linux/libswiftCore\.so.*|\1|p'); \
   [ -n "$$d" ] || d=$$($(SWIFT) -print-target-info 2>/dev/null | sed -n 's/.*"runtimeResourcePath": "\([^"]*\)".*/\1/p'); \
   [ -n "$$d" ] && realpath -e "$$d/../../libexec/swift/linux/swift-backtrace-static" 2>/dev/null)
 # Fills in systemd/ templates; without a backtracer the line naming it goes.
 RENDER = sed -e 's|@bindir@|$(BINDIR)|g' \
   $(if $(SWIFT_BACKTRACER),-e 's|@swift_backtrace@|$(SWIFT_BACKTRACER)|g',-e '/@swift_backtrace@/d')
 EXECUTABLES = nfcscan nfcscand nfcsim
+# What make install and the package install: the nfcscan binary, which holds all three commands
+# and is the one its name says (Sources/nfcscan/main.swift); nfcscand and nfcsim are links to it.
+MULTICALL = nfcscan
+LINKED = nfcscand nfcsim
 MANPAGES = nfcscan.1 nfcscand.1 nfcsim.1
 # The commands with completion scripts (swift-argument-parser writes them: --generate-completion-script).
 COMPLETED = nfcscan nfcsim
@@ -66,11 +70,10 @@ release:
 # The Swift standard library, Foundation and Dispatch linked into the binaries: they start on a
 # system without the toolchain (ldd lists only libc, libstdc++, libgcc_s and the C libraries).
 # Linked with -z now (with the default relro: a read-only GOT, what lintian calls bindnow).
-# Only the three products: the test-support target imports Testing, which the static SDK lacks.
+# Only the one product the package holds (all three commands): the test-support target imports
+# Testing, which the static SDK lacks.
 static-release:
-	for product in $(EXECUTABLES); do \
-	  $(SWIFT) build -c release --static-swift-stdlib -Xlinker -z -Xlinker now --scratch-path $(STATIC_BUILD) --product $$product || exit 1; \
-	done
+	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -z -Xlinker now --scratch-path $(STATIC_BUILD) --product $(MULTICALL)
 
 # The main job: a simulated poster on a simulated reader (a PN532 on a pseudo-terminal, driven by
 # the real libnfc), read by nfcscan; then a message decoded from a file. Its steps, installing the
@@ -151,7 +154,8 @@ install: $(if $(NO_BUILD),,release)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
 	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(BASHCOMPLETIONDIR) \
 	  $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR) $(GENERATED)
-	$(INSTALL) -m 755 $(addprefix $(RELEASE_DIR)/,$(EXECUTABLES)) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 755 $(RELEASE_DIR)/$(MULTICALL) $(DESTDIR)$(BINDIR)/
+	set -e; for name in $(LINKED); do ln -sfn $(MULTICALL) $(DESTDIR)$(BINDIR)/$$name; ln -sfn $(abspath $(RELEASE_DIR)/$(MULTICALL)) $(GENERATED)/$$name; done
 	set -e; for m in $(MANPAGES); do \
 	  sed -e '1s/"nfcscan [^"]*"/"nfcscan $(VERSION)"/' Docs/man/$$m > $(GENERATED)/$$m; \
 	  $(INSTALL) -m 644 $(GENERATED)/$$m $(DESTDIR)$(MANDIR)/man1/; \
@@ -162,9 +166,10 @@ install: $(if $(NO_BUILD),,release)
 	$(INSTALL) -m 644 $(GENERATED)/org.nfcscan.Scanner1.service $(DESTDIR)$(DBUSSERVICEDIR)/
 	$(INSTALL) -m 644 systemd/70-nfcscan-readers.rules $(DESTDIR)$(UDEVRULESDIR)/
 	set -e; for c in $(COMPLETED); do \
-	  $(RELEASE_DIR)/$$c --generate-completion-script bash | sed '1{/^#!/d}' > $(GENERATED)/$$c.bash; \
-	  $(RELEASE_DIR)/$$c --generate-completion-script zsh > $(GENERATED)/_$$c; \
-	  $(RELEASE_DIR)/$$c --generate-completion-script fish > $(GENERATED)/$$c.fish; \
+	  command=$(RELEASE_DIR)/$$c; [ "$$c" = $(MULTICALL) ] || command=$(GENERATED)/$$c; \
+	  $$command --generate-completion-script bash | sed '1{/^#!/d}' > $(GENERATED)/$$c.bash; \
+	  $$command --generate-completion-script zsh > $(GENERATED)/_$$c; \
+	  $$command --generate-completion-script fish > $(GENERATED)/$$c.fish; \
 	  $(INSTALL) -m 644 $(GENERATED)/$$c.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/$$c; \
 	  $(INSTALL) -m 644 $(GENERATED)/_$$c $(DESTDIR)$(ZSHCOMPLETIONDIR)/_$$c; \
 	  $(INSTALL) -m 644 $(GENERATED)/$$c.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/$$c.fish; \

@@ -29,8 +29,8 @@ let package = Package(
                        providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "CSystemd", path: "CNFC/CSystemd", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CMosquitto", path: "CNFC/CMosquitto", pkgConfig: "libmosquitto",
-                       providers: [.apt(["libmosquitto-dev"])]),
+        // Not linked: opened on first use (CNFC/CMosquitto/shim.h says why).
+        .systemLibrary(name: "CMosquitto", path: "CNFC/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // glibc's mallopt, for nfcscand's memory to go back after a hostile caller's message.
         .systemLibrary(name: "CMalloc", path: "CNFC/CMalloc"),
 
@@ -78,16 +78,24 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.embedInCode("dbus")]),
-        .executableTarget(name: "nfcscand", dependencies: [
+        // The three commands' command lines, as libraries: each has an executable of its own, and
+        // nfcscan holds all three, the one binary the package installs behind three names.
+        .target(name: "NFCScanDaemonCLI", dependencies: [
             "NFCDaemon", "Systemd", "DesktopEntries", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .executableTarget(name: "nfcscan", dependencies: [
+        .target(name: "NFCScanCLI", dependencies: [
             "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCScanKit", "CommandLineIO", "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .target(name: "NFCSimCLI", dependencies: [
+            "NDEF", "NFCTags", "NFCSim", "CommandLineIO",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "nfcscan", dependencies: ["NFCScanCLI", "NFCScanDaemonCLI", "NFCSimCLI"]),
+        .executableTarget(name: "nfcscand", dependencies: ["NFCScanDaemonCLI"]),
         .executableTarget(name: "ndef-bench", dependencies: ["NDEF"], path: "Benchmarks/ndef-bench"),
         // The figures of a station publishing to an MQTT broker (Benchmarks/broker-bench.sh).
         .executableTarget(name: "broker-bench", dependencies: [
@@ -96,10 +104,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], path: "Benchmarks/broker-bench"),
         // Virtual readers with virtual objects for real reader software (a PN532 for libnfc).
-        .executableTarget(name: "nfcsim", dependencies: [
-            "NDEF", "NFCTags", "NFCSim", "CommandLineIO",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(name: "nfcsim", dependencies: ["NFCSimCLI"]),
 
         .testTarget(name: "NDEFTests", dependencies: [
             "NDEF", .product(name: "PropertyBased", package: "swift-property-based"),

@@ -28,9 +28,14 @@ root=$1 version=$2 output=$3
 for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
   command -v "$tool" >/dev/null || { echo "make-deb: $tool is missing (scripts/install-deps.sh installs it: make deps)" >&2; exit 69; }
 done
-binaries=(nfcscan nfcscand nfcsim)
+# One binary holds the three commands (Sources/nfcscan/main.swift); the others are links to it.
+binaries=(nfcscan)
+links=(nfcscand nfcsim)
 for b in "${binaries[@]}"; do
   [ -x "$root/usr/bin/$b" ] || { echo "make-deb: $root/usr/bin/$b is missing: run make deb (it stages the tree first)" >&2; exit 66; }
+done
+for l in "${links[@]}"; do
+  [ "$(readlink "$root/usr/bin/$l")" = nfcscan ] || { echo "make-deb: $root/usr/bin/$l is not a link to nfcscan: run make deb" >&2; exit 66; }
 done
 root=$(realpath "$root")
 arch=$(dpkg --print-architecture)
@@ -82,7 +87,7 @@ Upstream-Name: nfcscan
 Upstream-Contact: $maintainer
 Comment: Built by make deb from the nfcscan repository (commit $commit). The binaries are
  linked statically (swift build --static-swift-stdlib) against the Swift standard library,
- Foundation, Dispatch and the Swift packages below; their licenses follow.
+ FoundationEssentials, Dispatch and the Swift packages below; their licenses follow.
 
 Files: *
 Copyright: $year the nfcscan authors
@@ -93,8 +98,8 @@ License: nfcscan
 Files: usr/bin/*
 Copyright: Apple Inc. and the Swift project authors
 License: Apache-2.0 with Runtime Library Exception
- Statically linked: the Swift standard library and runtime, Foundation (swift-foundation,
- swift-corelibs-foundation), Dispatch (swift-corelibs-libdispatch), swift-argument-parser,
+ Statically linked: the Swift standard library and runtime, FoundationEssentials
+ (swift-foundation), Dispatch (swift-corelibs-libdispatch), swift-argument-parser,
  swift-log, swift-service-lifecycle, swift-system, swift-collections, swift-async-algorithms.
  .
  Licensed under the Apache License, Version 2.0, with the Runtime Library Exception: portions
@@ -103,12 +108,6 @@ License: Apache-2.0 with Runtime Library Exception
  .
  On Debian systems, the complete text of the Apache License, Version 2.0, is in
  /usr/share/common-licenses/Apache-2.0.
-
-Files: usr/bin/*
-Copyright: Unicode, Inc.
-License: Unicode-DFS-2016
- Statically linked through Foundation: ICU data and code (swift-foundation-icu), under the
- Unicode License Agreement - Data Files and Software (2016), https://www.unicode.org/copyright.html.
 EOF
 
 # 4. Permissions as Debian expects them (the staging tree took the builder's umask).
@@ -124,6 +123,8 @@ depends=$(cd "$work/src" && dpkg-shlibdeps -O "${binaries[@]/#/$root/usr/bin/}" 
   | sed -n 's/^shlibs:Depends=//p') \
   || { cat "$work/shlibdeps.err" >&2; echo "make-deb: dpkg-shlibdeps failed (above)" >&2; exit 65; }
 [ -n "$depends" ] || { cat "$work/shlibdeps.err" >&2; echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 65; }
+# libmosquitto is opened on first use (CNFC/CMosquitto/shim.h), so dpkg-shlibdeps cannot see it.
+depends="$depends, libmosquitto1 (>= 1.6)"
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
 cat >"$root/DEBIAN/control" <<EOF
 Package: nfcscan

@@ -120,48 +120,52 @@ public final class MosquittoClient: @unchecked Sendable {
     private let sink: Sink
     private let loop: Loop
 
-    /// libmosquitto's global set-up, done once per process before the first handle.
-    private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
+    /// libmosquitto opened (on first use: CNFC/CMosquitto/shim.h) and its global set-up done, once
+    /// per process before the first handle; nil when ready, else what is wrong.
+    private static let libraryProblem: String? = {
+        guard lazy_mosquitto_available() else { return "libmosquitto is not installed (Debian: apt install libmosquitto1)" }
+        return lazy_mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue ? nil : "libmosquitto did not initialise"
+    }()
 
     /// Creates the client and starts connecting. Throws only for what retrying cannot fix: a
     /// library that does not initialise, options libmosquitto rejects (an unreadable CA file).
     public init(_ options: Options) throws(Failure) {
-        guard Self.libraryReady else { throw Failure(code: -1, description: "libmosquitto did not initialise") }
+        if let problem = Self.libraryProblem { throw Failure(code: -1, description: problem) }
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .unbounded)
         events = stream
         sink = Sink(continuation)
-        guard let handle = mosquitto_new(options.clientID, options.cleanSession, Unmanaged.passUnretained(sink).toOpaque()) else {
+        guard let handle = lazy_mosquitto_new(options.clientID, options.cleanSession, Unmanaged.passUnretained(sink).toOpaque()) else {
             throw Failure(code: Int32(errno), description: "mosquitto_new failed: \(String(cString: strerror(errno)))")
         }
         self.handle = handle
         do throws(Failure) {
-            try Self.check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "protocol version")
+            try Self.check(lazy_mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311), "protocol version")
             if let will = options.will {
                 try Self.check(will.payload.withUnsafeBytes {
-                    mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
+                    lazy_mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
                 }, "will")
             }
             if options.username != nil || options.password != nil {
-                try Self.check(mosquitto_username_pw_set(handle, options.username, options.password), "username and password")
+                try Self.check(lazy_mosquitto_username_pw_set(handle, options.username, options.password), "username and password")
             }
             if let tls = options.tls {
-                try Self.check(mosquitto_tls_set(handle, tls.caFile, tls.caFile == nil ? TLS.systemCAPath : nil, tls.certificateFile, tls.keyFile, nil), "TLS files")
+                try Self.check(lazy_mosquitto_tls_set(handle, tls.caFile, tls.caFile == nil ? TLS.systemCAPath : nil, tls.certificateFile, tls.keyFile, nil), "TLS files")
             }
         } catch {
-            mosquitto_destroy(handle)
+            lazy_mosquitto_destroy(handle)
             throw error
         }
-        mosquitto_connect_callback_set(handle) { _, context, code in
+        lazy_mosquitto_connect_callback_set(handle) { _, context, code in
             Sink.of(context).wasAccepted = code == 0
-            Sink.of(context).yield(.connected(code: code, reason: String(cString: mosquitto_connack_string(code))))
+            Sink.of(context).yield(.connected(code: code, reason: String(cString: lazy_mosquitto_connack_string(code))))
         }
-        mosquitto_disconnect_callback_set(handle) { _, context, code in
+        lazy_mosquitto_disconnect_callback_set(handle) { _, context, code in
             Sink.of(context).yield(.disconnected(code: code, reason: MosquittoClient.describe(code)))
         }
-        mosquitto_publish_callback_set(handle) { _, context, messageID in
+        lazy_mosquitto_publish_callback_set(handle) { _, context, messageID in
             Sink.of(context).yield(.published(messageID: messageID))
         }
-        mosquitto_message_callback_set(handle) { _, context, message in
+        lazy_mosquitto_message_callback_set(handle) { _, context, message in
             guard let message, let topic = message.pointee.topic,
                   message.pointee.payloadlen >= 0, Int(message.pointee.payloadlen) <= MosquittoClient.maximumPayload else { return }
             let payload = message.pointee.payload.map {
@@ -169,7 +173,7 @@ public final class MosquittoClient: @unchecked Sendable {
             } ?? []
             Sink.of(context).yield(.message(topic: String(cString: topic), payload: payload, retained: message.pointee.retain))
         }
-        mosquitto_threaded_set(handle, true)
+        lazy_mosquitto_threaded_set(handle, true)
         loop = Loop(handle: handle, options: options, sink: sink)
     }
 
@@ -185,7 +189,7 @@ public final class MosquittoClient: @unchecked Sendable {
 
     deinit {
         close()
-        mosquitto_destroy(handle)
+        lazy_mosquitto_destroy(handle)
     }
 
     /// Queues `message` and returns the id its `.published` event will carry. Never waits for the
@@ -195,7 +199,7 @@ public final class MosquittoClient: @unchecked Sendable {
     public func publish(_ message: Message) throws(Failure) -> Int32 {
         var messageID: Int32 = 0
         let code = message.payload.withUnsafeBytes {
-            mosquitto_publish(handle, &messageID, message.topic, Int32(clamping: $0.count), $0.baseAddress, message.qos, message.retain)
+            lazy_mosquitto_publish(handle, &messageID, message.topic, Int32(clamping: $0.count), $0.baseAddress, message.qos, message.retain)
         }
         // MOSQ_ERR_NO_CONN: libmosquitto has queued it (QoS > 0) and sends it after reconnecting.
         if code != MOSQ_ERR_SUCCESS.rawValue, code != MOSQ_ERR_NO_CONN.rawValue {
@@ -207,21 +211,21 @@ public final class MosquittoClient: @unchecked Sendable {
     /// Subscribes to `pattern`. With clean sessions subscriptions are not kept across reconnects:
     /// subscribe again on every `.connected`.
     public func subscribe(_ pattern: String, qos: Int32 = 1) throws(Failure) {
-        try Self.check(mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
+        try Self.check(lazy_mosquitto_subscribe(handle, nil, pattern, qos), "subscribing to \(pattern)")
     }
 
     /// Disconnects cleanly (the broker does not send the will) and ends the connection's thread;
     /// `events` finishes. Idempotent.
     public func close() {
         // DISCONNECT first, so the loop's last turn writes it; a no-op while not connected.
-        mosquitto_disconnect(handle)
+        lazy_mosquitto_disconnect(handle)
         if loop.stop() { sink.finish() }
     }
 
     /// libmosquitto's words for an error code, with errno's for MOSQ_ERR_ERRNO.
     static func describe(_ code: Int32) -> String {
         if code == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
-        return String(cString: mosquitto_strerror(code))
+        return String(cString: lazy_mosquitto_strerror(code))
     }
 
     private static func check(_ code: Int32, _ what: String) throws(Failure) {
@@ -256,11 +260,11 @@ private final class Loop: @unchecked Sendable {
         var delay = options.reconnectDelay
         var first = true
         while !isStopping {
-            let code = first ? mosquitto_connect(handle, options.host, options.port, options.keepalive) : mosquitto_reconnect(handle)
+            let code = first ? lazy_mosquitto_connect(handle, options.host, options.port, options.keepalive) : lazy_mosquitto_reconnect(handle)
             first = false
             if code == MOSQ_ERR_SUCCESS.rawValue {
                 var result: Int32
-                repeat { result = mosquitto_loop(handle, 500, 1) } while result == MOSQ_ERR_SUCCESS.rawValue && !isStopping
+                repeat { result = lazy_mosquitto_loop(handle, 500, 1) } while result == MOSQ_ERR_SUCCESS.rawValue && !isStopping
                 if isStopping { break }
                 // libmosquitto reports a lost connection through the disconnect callback; a refused
                 // CONNECT only through the connect callback: say it ended either way.
@@ -273,7 +277,7 @@ private final class Loop: @unchecked Sendable {
             delay = min(delay * 2, max(options.reconnectDelay, options.reconnectDelayMaximum))
         }
         // Whatever the DISCONNECT close() queued is written before the thread ends.
-        _ = mosquitto_loop(handle, 100, 1)
+        _ = lazy_mosquitto_loop(handle, 100, 1)
         state.withLock { $0.running = false }
     }
 

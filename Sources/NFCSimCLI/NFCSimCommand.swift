@@ -1,6 +1,5 @@
 import ArgumentParser
 
-@main
 struct NFCSimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nfcsim",

@@ -1,7 +1,6 @@
 import ArgumentParser
 import NFCScanKit
 
-@main
 struct NFCScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nfcscan",
