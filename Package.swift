@@ -56,24 +56,35 @@ let package = Package(
         .target(name: "NFCReaders", dependencies: ["LibNFC", "PCSC", "NFCTags"]),
         // Unbuffered whole-line output shared by the command-line tools.
         .target(name: "CommandLineIO"),
-        // Scanning for a person: the copy catalog and its rules, content described in plain words,
-        // a scan over every reader the backends see.
-        .target(name: "NFCScanKit", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCReaders", "Systemd"]),
+        // Every string a person reads, pure: the copy catalogs and their rules, content described
+        // in plain words, why background reading pauses; no C library below it.
+        .target(name: "NFCCopy", dependencies: ["NDEF", "NDEFReport", "NFCTags"]),
+        // What was read from an object (its report in one tree) and what to write to one: the
+        // values the daemon's core decides on, pure.
+        .target(name: "NFCObjects", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCCopy"]),
+        // Scanning for a person: a scan over every reader the backends see, reports and writes;
+        // the daemon's Swift clients (scan and write sessions over D-Bus).
+        .target(name: "NFCScanKit", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCBusAPI", "DBusValues", "Systemd"]),
+        // D-Bus values as a value type: what the daemon's core builds and decodes, with no bus.
+        .target(name: "DBusValues"),
+        // The values nfcscand's D-Bus API shares with its clients: a report as a{sv}.
+        .target(name: "NFCBusAPI", dependencies: ["DBusValues", "NDEFReport"]),
 
         // libsystemd as Swift sees it: D-Bus values and an sd-bus connection, sd_notify, the journal.
         .target(name: "Systemd", dependencies: [
-            "CSystemd", "POSIXEvents", .product(name: "SystemPackage", package: "swift-system"),
+            "CSystemd", "POSIXEvents", "DBusValues", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Desktop entries (Desktop Entry Specification): the file format, Exec lines and their field
         // codes, the XDG application directories; standard library and Glibc only.
         .target(name: "DesktopEntries"),
         // What the daemon decides, free of any bus: app handlers and which one an object goes to,
         // and the notification offering it to the person.
-        .target(name: "NFCDispatch", dependencies: ["NDEF", "NDEFReport", "NFCScanKit", "DesktopEntries"]),
+        .target(name: "NFCDispatch", dependencies: ["NDEF", "NDEFReport", "NFCCopy", "DesktopEntries"]),
         // The background service: readers → dispatcher → notifications → app handlers, on D-Bus;
         // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
-            "Systemd", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents", "Mosquitto", "DesktopEntries",
+            "Systemd", "DBusValues", "NFCBusAPI", "NFCCopy", "NFCObjects", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
+            "Mosquitto", "DesktopEntries",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -87,7 +98,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "NFCScanCLI", dependencies: [
-            "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCScanKit", "CommandLineIO", "Systemd",
+            "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCScanKit", "CommandLineIO", "DBusValues", "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "NFCSimCLI", dependencies: [
@@ -131,16 +142,17 @@ let package = Package(
         // The test rigs, written once: a private dbus-daemon, a private pcscd, a private MQTT broker, simulated readers holding virtual
         // objects (in process, or a PN532 on a pseudo-terminal), bounded runs of built and installed programs.
         .target(name: "TestSupport", dependencies: ["NFCSim", "NFCReaders", "LibNFC", "NFCTags", "NDEF", "Mosquitto"], path: "Tests/TestSupport"),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "DBusValues", "TestSupport"]),
         .testTarget(name: "MosquittoTests", dependencies: ["Mosquitto", "TestSupport"]),
         .testTarget(name: "NFCDaemonTests", dependencies: [
-            "NFCDaemon", "Systemd", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch", "NFCScanKit", "TestSupport", "POSIXEvents",
+            "NFCDaemon", "Systemd", "DBusValues", "NFCBusAPI", "NFCCopy", "NFCObjects", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch",
+            "NFCScanKit", "TestSupport", "POSIXEvents",
             "Mosquitto", "DesktopEntries",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCScanKit", "DesktopEntries"]),
-        .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCScanKit", "TestSupport"]),
+        .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCCopy", "DesktopEntries"]),
+        .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCCopy", "NFCObjects", "NFCScanKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import NFCObjects
 import NFCReaders
 import NFCScanKit
 import Synchronization

@@ -1,3 +1,4 @@
+import DBusValues
 import Logging
 import Systemd
 

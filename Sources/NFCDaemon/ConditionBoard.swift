@@ -1,3 +1,4 @@
+import NFCCopy
 import NFCScanKit
 
 /// Where nfcscand learns whether a system condition holds; a condition may have several (airplane

@@ -1,4 +1,6 @@
+import DBusValues
 import Logging
+import NFCCopy
 import NFCScanKit
 import POSIXEvents
 import ServiceLifecycle

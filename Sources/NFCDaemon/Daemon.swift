@@ -1,5 +1,6 @@
 import DesktopEntries
 import Logging
+import NFCCopy
 import NFCDispatch
 import NFCReaders
 import NFCScanKit

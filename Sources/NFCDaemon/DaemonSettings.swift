@@ -1,5 +1,6 @@
 import FoundationEssentials
 import NDEFReport
+import NFCCopy
 import NFCScanKit
 
 /// nfcscand's configuration file, `$XDG_CONFIG_HOME/nfcscan/nfcscand.conf` (else

@@ -1,3 +1,4 @@
+import DBusValues
 import FoundationEssentials
 import Glibc
 import Logging

@@ -1,3 +1,4 @@
+import NFCCopy
 import NFCScanKit
 
 /// Names of nfcscand's D-Bus API (Docs/dbus/*.xml, Docs/dbus-api.md).

@@ -1,3 +1,5 @@
+import DBusValues
+import NFCObjects
 import NFCScanKit
 import NFCTags
 import Systemd

@@ -1,5 +1,5 @@
 import NDEFReport
-import NFCScanKit
+import NFCCopy
 
 /// A link shortened for a notification without hiding where it leads.
 enum LinkDisplay {

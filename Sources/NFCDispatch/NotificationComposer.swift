@@ -1,5 +1,5 @@
 import NDEFReport
-import NFCScanKit
+import NFCCopy
 
 /// Writes the notification that offers an object to the person, and the one saying it could not
 /// be delivered, in the catalog's words (../shared/guidance/nfc.md: a short question naming what

@@ -1,3 +1,4 @@
+import NFCTags
 /// Readers through pcscd (PC/SC): every reader pcscd lists, named as pcscd names them
 /// ("ACS ACR122U PICC Interface 00 00"). The socket is the client library's:
 /// `PCSCLITE_CSOCK_NAME`, else /run/pcscd/pcscd.comm.

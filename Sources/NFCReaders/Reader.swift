@@ -1,11 +1,5 @@
 import NFCTags
 
-/// Which library a reader is reached through.
-public enum ReaderBackend: String, Hashable, Sendable {
-    case libnfc
-    case pcsc
-}
-
 /// What a reader is doing.
 public enum ReaderStatus: Hashable, Sendable {
     /// Open and looking for an object.
@@ -44,16 +38,8 @@ public enum ReaderEvent: Sendable {
 
 /// An object the reader found, with the link to it.
 public struct DetectedObject: Sendable {
-    /// How the object was found, with what it told the reader during activation.
-    public enum Technology: Hashable, Sendable {
-        /// ISO/IEC 14443 type A: ATQA, SAK and (ISO-DEP only) the ATS without TL.
-        case iso14443A(atqa: [UInt8], sak: UInt8, ats: [UInt8])
-        case felica(pmm: [UInt8], systemCode: [UInt8])
-        case iso14443B(applicationData: [UInt8], protocolInfo: [UInt8])
-        case jewel
-        /// Another modulation (named as libnfc names it).
-        case other(String)
-    }
+    /// How the object was found (``ObjectTechnology``, in NFCTags so that pure code can hold it).
+    public typealias Technology = ObjectTechnology
 
     /// UID, IDm, PUPI or Jewel ID.
     public var identifier: [UInt8]

@@ -1,4 +1,5 @@
 import LibNFC
+import NFCTags
 
 /// One backend's way to find and open readers. Tools keep a list of providers (libnfc and PC/SC:
 /// `ReaderDirectory.standard()`) and treat every reader the same.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCCopy
 import NFCScanKit
 import Systemd
 

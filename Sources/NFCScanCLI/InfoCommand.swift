@@ -1,6 +1,8 @@
 import ArgumentParser
 import CommandLineIO
 import NDEFReport
+import NFCCopy
+import NFCObjects
 import NFCScanKit
 import NFCTags
 

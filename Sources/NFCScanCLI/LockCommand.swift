@@ -4,6 +4,8 @@ import Glibc
 import Musl
 #endif
 import ArgumentParser
+import NFCCopy
+import NFCObjects
 import NFCScanKit
 import NFCTags
 

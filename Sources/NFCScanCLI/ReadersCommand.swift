@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineIO
+import NFCCopy
 import NFCReaders
 import NFCScanKit
 

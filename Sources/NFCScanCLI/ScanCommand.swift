@@ -2,6 +2,8 @@ import ArgumentParser
 import CommandLineIO
 import NDEF
 import NDEFReport
+import NFCCopy
+import NFCObjects
 import NFCReaders
 import NFCScanKit
 import NFCTags

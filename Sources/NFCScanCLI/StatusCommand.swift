@@ -1,6 +1,8 @@
 import ArgumentParser
 import CommandLineIO
+import DBusValues
 import NDEFReport
+import NFCCopy
 import NFCScanKit
 import Systemd
 

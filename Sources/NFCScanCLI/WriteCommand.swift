@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandLineIO
 import NDEF
 import NDEFReport
+import NFCObjects
 import NFCScanKit
 import NFCTags
 

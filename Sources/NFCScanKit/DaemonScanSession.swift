@@ -1,4 +1,7 @@
+import DBusValues
 import NDEFReport
+import NFCBusAPI
+import NFCCopy
 import Systemd
 
 /// An in-app scan session run by nfcscand (org.nfcscan.ScanSession1), as an async sequence: the

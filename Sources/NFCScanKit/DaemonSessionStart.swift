@@ -1,3 +1,4 @@
+import DBusValues
 import Synchronization
 import Systemd
 

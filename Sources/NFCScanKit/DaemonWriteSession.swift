@@ -1,3 +1,7 @@
+import DBusValues
+import NFCBusAPI
+import NFCCopy
+import NFCObjects
 import Systemd
 
 /// An in-app write session run by nfcscand (org.nfcscan.WriteSession1), as an async sequence:

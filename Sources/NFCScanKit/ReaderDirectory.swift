@@ -1,4 +1,5 @@
 import NFCReaders
+import NFCTags
 
 /// Every reader the backends can see, opened together so an object held near any of them is read.
 public struct ReaderDirectory: Sendable {

@@ -1,15 +1,7 @@
+import NFCObjects
 import NFCReaders
 import NFCTags
 import Synchronization
-
-/// One object read during a scan.
-public struct ScannedObject: Sendable {
-    public var readerName: String
-    public var backend: ReaderBackend
-    public var identifier: [UInt8]
-    public var technology: DetectedObject.Technology
-    public var reading: TagReading
-}
 
 /// Why a scan produced no object.
 public enum ScanFailure: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import CSystemd
+import DBusValues
 import Glibc
 import POSIXEvents
 import Synchronization

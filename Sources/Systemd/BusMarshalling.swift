@@ -1,4 +1,5 @@
 import CSystemd
+import DBusValues
 import Glibc
 
 /// Moves ``DBusValue``s into and out of sd-bus messages. The only place that walks a message's

@@ -1,3 +1,4 @@
+import DBusValues
 import Synchronization
 
 /// The objects a service exports below one root path, with their properties: written once for

@@ -1,3 +1,4 @@
+import DBusValues
 @testable import NFCDaemon
 import Systemd
 import Testing

@@ -1,7 +1,10 @@
 import DesktopEntries
 import NDEF
+import NFCBusAPI
+import NFCCopy
 @testable import NFCDaemon
 import NFCDispatch
+import NFCObjects
 import NFCReaders
 @testable import NFCScanKit
 import NFCTags

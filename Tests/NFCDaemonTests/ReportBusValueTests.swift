@@ -1,4 +1,6 @@
+import DBusValues
 import NDEFReport
+import NFCBusAPI
 import NFCDaemon
 import Systemd
 import Testing

@@ -1,3 +1,6 @@
+import DBusValues
+import NFCCopy
+import NFCObjects
 import TestSupport
 import Logging
 import NFCDaemon

@@ -1,5 +1,8 @@
+import DBusValues
 import NDEF
+import NFCCopy
 @testable import NFCDaemon
+import NFCObjects
 import NFCScanKit
 import NFCTags
 import Systemd

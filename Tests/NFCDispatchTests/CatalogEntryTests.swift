@@ -1,4 +1,4 @@
-import NFCScanKit
+import NFCCopy
 import Testing
 
 /// The daemon's notification copy is in the catalog and follows ../shared/guidance/nfc.md.

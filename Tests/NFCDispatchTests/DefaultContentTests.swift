@@ -1,8 +1,8 @@
 import DesktopEntries
 import NDEF
 import NDEFReport
+import NFCCopy
 import NFCDispatch
-import NFCScanKit
 import Testing
 
 /// What the person's own default apps are offered when no app asked for an object, and how the

@@ -1,7 +1,7 @@
 import NDEF
 import NDEFReport
+import NFCCopy
 import NFCDispatch
-import NFCScanKit
 import Testing
 
 /// Objects are untrusted: nothing they hold may act as markup, reorder text, reach a terminal, or

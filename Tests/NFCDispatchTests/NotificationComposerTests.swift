@@ -1,7 +1,7 @@
 import NDEF
 import NDEFReport
 import NFCDispatch
-import NFCScanKit
+import NFCCopy
 import Testing
 
 /// The notifications a person sees for an object, in the catalog's words.

@@ -1,5 +1,6 @@
 import NDEF
 import NDEFReport
+import NFCCopy
 import NFCScanKit
 import Testing
 

@@ -1,4 +1,5 @@
 import NDEF
+import NFCObjects
 import NFCReaders
 @testable import NFCScanKit
 import NFCSim

@@ -1,5 +1,6 @@
 import Foundation
 import NDEF
+import NFCCopy
 import NFCScanKit
 import NFCSim
 import NFCTags

@@ -1,5 +1,7 @@
 import Foundation
 import NDEF
+import NFCCopy
+import NFCObjects
 import NFCScanKit
 import NFCSim
 import NFCTags

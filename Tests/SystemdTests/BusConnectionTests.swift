@@ -1,3 +1,4 @@
+import DBusValues
 import TestSupport
 import Foundation
 import Glibc

@@ -1,3 +1,5 @@
+import DBusValues
+import NFCBusAPI
 import Systemd
 
 /// A station's connection to its broker as the `Broker` property of org.nfcscan.Scanner1 shows it

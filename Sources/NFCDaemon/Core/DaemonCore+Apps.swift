@@ -1,5 +1,5 @@
+import DBusValues
 import NFCDispatch
-import Systemd
 
 /// Installed apps that declare what they handle (desktop entries), and the listing of every app
 /// the daemon may send objects to.

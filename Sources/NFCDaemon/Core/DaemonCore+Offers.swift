@@ -1,7 +1,8 @@
+import DBusValues
 import NDEFReport
+import NFCBusAPI
 import NFCDispatch
-import NFCScanKit
-import Systemd
+import NFCObjects
 
 /// Offers in notifications and deliveries to apps and the browser.
 ///

@@ -1,7 +1,8 @@
+import DBusValues
 import NDEFReport
+import NFCBusAPI
+import NFCCopy
 import NFCDispatch
-import NFCScanKit
-import Systemd
 
 /// The API's method calls that need a decision, and in-app scan sessions.
 extension DaemonCore {

@@ -1,6 +1,7 @@
-import NFCScanKit
+import DBusValues
+import NFCCopy
+import NFCObjects
 import NFCTags
-import Systemd
 
 /// In-app write sessions (org.nfcscan.WriteSession1): queued with the scan sessions, so a scan
 /// and a write never run together and background reading pauses while one is active. Active, a

@@ -1,9 +1,11 @@
+import DBusValues
 import Logging
 import NDEFReport
+import NFCBusAPI
+import NFCCopy
 import NFCDispatch
-import NFCReaders
-import NFCScanKit
-import Systemd
+import NFCObjects
+import NFCTags
 
 /// Everything nfcscand decides, with no I/O: who gets an object, when background reading pauses,
 /// scan sessions and their queue, retries and timeouts. The runtime feeds it one

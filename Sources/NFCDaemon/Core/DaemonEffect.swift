@@ -1,9 +1,9 @@
+import DBusValues
 import DesktopEntries
 import Logging
 import NDEFReport
 import NFCDispatch
-import NFCScanKit
-import Systemd
+import NFCObjects
 
 /// What the core asks the runtime to do. Effects that only hand a message to the bus (replies,
 /// signals, property changes) or to the log are done at once; effects that wait for a peer (a

@@ -1,7 +1,6 @@
 import NFCDispatch
-import NFCReaders
-import NFCScanKit
-import Systemd
+import NFCObjects
+import NFCTags
 
 /// Everything that can happen to nfcscand, as the core sees it: typed requests decoded from the
 /// bus, what the readers and the condition sources report, what peers answered, timers firing.

@@ -1,3 +1,4 @@
+import DBusValues
 import NFCDispatch
 import Systemd
 

@@ -1,5 +1,5 @@
 import NDEFReport
-import NFCScanKit
+import NFCCopy
 
 extension NotificationComposer {
     /// The notification offering `content` (no app asked for it) to the person's default `app`

@@ -7,6 +7,7 @@
 // the same from their canonical spelling; an accepted [broker] has a usable topic prefix and port; a refusal names the file and a line of it; and lines
 // are independent: a comment line added at the end changes nothing, one added at the start moves
 // a refusal down one line.
+import NFCCopy
 @testable import NFCDaemon
 import NFCScanKit
 

@@ -8,8 +8,10 @@
 // Beyond "no crash", a decoded request keeps every bound the registry and the session queue rely
 // on, and says the same thing when it is spelt again as the a{sv} an app would send (so what was
 // accepted is exactly what the daemon stores).
+import DBusValues
 @testable import NFCDaemon
 import NFCDispatch
+import NFCObjects
 import NFCScanKit
 import NDEFReport
 import Systemd

@@ -1,5 +1,5 @@
 import NDEF
-import NFCReaders
+import NFCCopy
 import NFCTags
 
 /// One write asked of the next object to arrive, as every face runs it: the message (or erase),
@@ -55,39 +55,13 @@ public struct ObjectWrite: Sendable, Equatable {
     }
 
     /// What a message holds, as a prompt names it: one link, one text, or anything else.
-    static func subject(of message: NDEFMessage) -> WriteSubject {
+    public static func subject(of message: NDEFMessage) -> WriteSubject {
         guard message.records.count == 1, let record = message.records.first else { return .information }
         if record.isWellKnown("U"), (try? URIRecord(payload: record.payload)) != nil { return .link }
         if record.isWellKnown("T"), (try? TextRecord(payload: record.payload)) != nil { return .text }
         return .information
     }
 
-    /// Writes (then locks, when asked) the object, as one whole operation on its link, and lets
-    /// go of it. Never throws: every way it can end is a ``WriteResult``.
-    public func run(on object: DetectedObject) async -> WriteResult {
-        let message = message, options = options, lock = lock
-        let result: WriteResult
-        do throws(TagWriteError) {
-            result = try await object.perform { driver throws(TagWriteError) -> WriteResult in
-                var report = TagWriteReport(roundTrips: 0, changed: false)
-                if let message { report = try await driver.write(message, options: options) }
-                guard lock else { return WriteResult(ending: .done, report: report, written: message != nil) }
-                do throws(TagWriteError) {
-                    let locked = try await driver.makeReadOnly(options: options)
-                    report.roundTrips += locked.roundTrips
-                    report.changed = report.changed || locked.changed
-                    return WriteResult(ending: .done, report: report, written: message != nil, locked: true)
-                } catch {
-                    // Written and verified, not locked: the ending says why the lock failed.
-                    return WriteResult(ending: WriteEnding(error), error: error, report: report, written: message != nil)
-                }
-            }
-        } catch {
-            result = WriteResult(ending: WriteEnding(error), error: error)
-        }
-        await object.release()
-        return result
-    }
 }
 
 /// How one ``ObjectWrite`` ended.

@@ -1,5 +1,5 @@
+import DBusValues
 import NDEFReport
-import Systemd
 
 extension ReportValue {
     /// The tree as D-Bus carries it (Docs/dbus/org.nfcscan.Handler1.xml): objects as `a{sv}` (keys

@@ -1,6 +1,5 @@
 import NDEF
 import NDEFReport
-import NFCReaders
 import NFCTags
 
 /// Why an object's content cannot be reported (its message's framing does not decode; a record
@@ -56,7 +55,7 @@ extension ScannedObject {
 /// no capacity until the driver's status) is left out.
 public struct ObjectIdentity: Sendable {
     public var identifier: [UInt8]
-    public var technology: DetectedObject.Technology?
+    public var technology: ObjectTechnology?
     public var platform: TagPlatform?
     public var product: String?
     public var capacity: Int?
@@ -64,7 +63,7 @@ public struct ObjectIdentity: Sendable {
     public var backend: ReaderBackend
     public var roundTrips: Int?
 
-    public init(identifier: [UInt8], technology: DetectedObject.Technology?, platform: TagPlatform?, product: String? = nil,
+    public init(identifier: [UInt8], technology: ObjectTechnology?, platform: TagPlatform?, product: String? = nil,
                 capacity: Int? = nil, readerName: String, backend: ReaderBackend, roundTrips: Int? = nil) {
         self.identifier = identifier
         self.technology = technology
@@ -74,12 +73,6 @@ public struct ObjectIdentity: Sendable {
         self.readerName = readerName
         self.backend = backend
         self.roundTrips = roundTrips
-    }
-
-    /// The object as it arrived on `reader`, before anything was read.
-    public init(object: DetectedObject, reader: any Reader) {
-        self.init(identifier: object.identifier, technology: object.technology, platform: object.platform,
-                  readerName: reader.name, backend: reader.backend)
     }
 
     public var report: ReportValue {
