@@ -67,8 +67,8 @@ let package = Package(
         .target(name: "NFCScanKit", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCBusAPI", "DBusValues", "Systemd"]),
         // D-Bus values as a value type: what the daemon's core builds and decodes, with no bus.
         .target(name: "DBusValues"),
-        // The values nfcscand's D-Bus API shares with its clients: a report as a{sv}.
-        .target(name: "NFCBusAPI", dependencies: ["DBusValues", "NDEFReport"]),
+        // The values nfcscand's D-Bus API shares with its clients: its names, a report as a{sv}.
+        .target(name: "NFCBusAPI", dependencies: ["DBusValues", "NDEFReport", "NFCCopy"]),
 
         // libsystemd as Swift sees it: D-Bus values and an sd-bus connection, sd_notify, the journal.
         .target(name: "Systemd", dependencies: [
@@ -92,13 +92,13 @@ let package = Package(
         // The three commands' command lines, as libraries: each has an executable of its own, and
         // nfcscan holds all three, the one binary the package installs behind three names.
         .target(name: "NFCScanDaemonCLI", dependencies: [
-            "NFCDaemon", "Systemd", "DesktopEntries", "CMalloc",
+            "NFCDaemon", "NFCBusAPI", "Systemd", "DesktopEntries", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .target(name: "NFCScanCLI", dependencies: [
-            "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCScanKit", "CommandLineIO", "DBusValues", "Systemd",
+            "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCScanKit", "CommandLineIO", "DBusValues", "NFCBusAPI", "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "NFCSimCLI", dependencies: [

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandLineIO
 import DBusValues
 import NDEFReport
+import NFCBusAPI
 import NFCCopy
 import NFCScanKit
 import Systemd
@@ -36,8 +37,8 @@ struct AppsCommand: AsyncParsableCommand {
         }
         defer { bus.close() }
         guard await DaemonScanSession.daemonIsRunning(on: bus),
-              let reply = try? await bus.call(destination: DaemonScanSession.busName, path: "/org/nfcscan/Scanner1",
-                                              interface: "org.nfcscan.Scanner1", member: "ListApps", [], timeout: .seconds(5)),
+              let reply = try? await bus.call(destination: DaemonScanSession.busName, path: ScannerAPI.path,
+                                              interface: ScannerAPI.interface, member: "ListApps", [], timeout: .seconds(5)),
               reply.count == 2, let apps = reply[0].arrayValue, let refused = reply[1].arrayValue else {
             printError(off)
             throw ExitCode(69) // EX_UNAVAILABLE: the service is not there

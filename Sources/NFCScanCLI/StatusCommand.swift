@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandLineIO
 import DBusValues
 import NDEFReport
+import NFCBusAPI
 import NFCCopy
 import NFCScanKit
 import Systemd
@@ -39,9 +40,9 @@ struct StatusCommand: AsyncParsableCommand {
         }
         defer { bus.close() }
         guard await DaemonScanSession.daemonIsRunning(on: bus),
-              let reply = try? await bus.call(destination: DaemonScanSession.busName, path: "/org/nfcscan/Scanner1",
+              let reply = try? await bus.call(destination: DaemonScanSession.busName, path: ScannerAPI.path,
                                               interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-                                              [.string("org.nfcscan.Scanner1")], timeout: .seconds(5)),
+                                              [.string(ScannerAPI.interface)], timeout: .seconds(5)),
               let properties = reply.first?.stringKeyedValue else {
             return show(running: false, reading: false, reasons: [], conditions: [:], broker: nil, copy: copy)
         }

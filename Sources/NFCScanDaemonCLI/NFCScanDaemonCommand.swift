@@ -3,6 +3,7 @@ import CMalloc
 import DesktopEntries
 import FoundationEssentials
 import Logging
+import NFCBusAPI
 import NFCDaemon
 import ServiceLifecycle
 import Systemd

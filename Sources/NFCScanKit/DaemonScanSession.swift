@@ -17,9 +17,9 @@ import Systemd
 ///         }
 ///     }
 public final class DaemonScanSession: AsyncSequence, Sendable {
-    public static let busName = "org.nfcscan.Scanner1"
-    static let path = "/org/nfcscan/Scanner1"
-    static let interface = "org.nfcscan.ScanSession1"
+    public static let busName = ScannerAPI.busName
+    static let path = ScannerAPI.path
+    static let interface = ScannerAPI.sessionInterface
 
     public struct Options: Sendable {
         /// What to ask for ("badge"), named in the prompts.

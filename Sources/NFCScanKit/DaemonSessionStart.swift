@@ -1,4 +1,5 @@
 import DBusValues
+import NFCBusAPI
 import Synchronization
 import Systemd
 
@@ -8,8 +9,8 @@ import Systemd
 /// kept signals over, in order. ``DaemonScanSession`` and ``DaemonWriteSession`` differ only in
 /// what their signals mean (`deliver`).
 enum DaemonSessionStart {
-    static let busName = "org.nfcscan.Scanner1"
-    static let path = "/org/nfcscan/Scanner1"
+    static let busName = ScannerAPI.busName
+    static let path = ScannerAPI.path
 
     struct Started<Event: Sendable>: Sendable {
         let objectPath: String
@@ -34,7 +35,7 @@ enum DaemonSessionStart {
         let subscription = try bus.addMatch("type='signal',sender='\(busName)',path_namespace='\(namespace)'", handler: handle)
         let reply: [DBusValue]
         do {
-            reply = try await bus.call(destination: busName, path: path, interface: "org.nfcscan.Scanner1", member: member, [options])
+            reply = try await bus.call(destination: busName, path: path, interface: ScannerAPI.interface, member: member, [options])
         } catch {
             subscription.cancel()
             throw error

@@ -20,7 +20,7 @@ import Systemd
 ///         }
 ///     }
 public final class DaemonWriteSession: AsyncSequence, Sendable {
-    static let interface = "org.nfcscan.WriteSession1"
+    static let interface = ScannerAPI.writeSessionInterface
 
     public struct Options: Sendable {
         /// What to write (``ObjectWrite/message`` nil: lock only; empty: erase), with formatting,

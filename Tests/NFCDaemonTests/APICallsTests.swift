@@ -1,4 +1,5 @@
 import DBusValues
+import NFCBusAPI
 @testable import NFCDaemon
 import Systemd
 import Testing

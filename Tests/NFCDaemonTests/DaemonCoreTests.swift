@@ -13,52 +13,7 @@ import Testing
 
 /// nfcscand's decisions, in process: inputs in, effects out, no bus, no clock, no sleeps.
 @Suite struct DaemonCoreTests {
-    /// A core that has started and opened one reader (generation 1), with the effects of each step.
-    struct Rig {
-        var core = DaemonCore()
-        var nextCall = 1
-        /// A stand-in identity for readers (the runtime uses ObjectIdentifier of the reader object).
-        final class Token: Sendable {}
-        let readerToken = Token()
-        var readerID: ReaderID { ObjectIdentifier(readerToken) }
-
-        init(reader: Bool = true) {
-            _ = core.handle(.started)
-            if reader {
-                _ = core.handle(.reading(generation: 1, .readerAdded(readerID, name: "ACS ACR122U", backend: .pcsc)))
-                _ = core.handle(.reading(generation: 1, .opened))
-            }
-        }
-
-        @discardableResult
-        mutating func send(_ input: DaemonInput) -> [DaemonEffect] { core.handle(input) }
-
-        /// A request from `caller`; returns the effects and the call's number.
-        mutating func request(_ request: DaemonRequest, from caller: String = ":1.10") -> (call: CallID, effects: [DaemonEffect]) {
-            let call = nextCall
-            nextCall += 1
-            return (call, core.handle(.request(call, caller: caller, request)))
-        }
-
-        var paused: [String] { core.pausedReasons.map(\.rawValue) }
-
-        static func answer(_ effects: [DaemonEffect], _ call: CallID) -> BusAnswer? {
-            for case .reply(call, let answer) in effects { return answer }
-            return nil
-        }
-
-        static func object(uri: String, uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]) -> ScannedObject {
-            object(NDEFMessage(URIRecord(uri: uri).record()), uid: uid)
-        }
-
-        static func object(_ message: NDEFMessage, uid: [UInt8] = [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]) -> ScannedObject {
-            let bytes = message.encoded()
-            return ScannedObject(readerName: "ACS ACR122U", backend: .pcsc, identifier: uid,
-                                 technology: .iso14443A(atqa: [0x00, 0x44], sak: 0, ats: []),
-                                 reading: TagReading(platform: .type2, product: "NTAG215", uid: uid, capacity: 496,
-                                                     ndefBytes: bytes, roundTrips: 2))
-        }
-    }
+    typealias Rig = CoreRig
 
     static func handler(_ name: String = "Posters", host: String = "example.com") throws -> HandlerRequest {
         try HandlerRequest(appName: name, filterFields: [["uri-scheme": "https", "uri-host": host]])
@@ -413,7 +368,7 @@ import Testing
 
 /// Installed apps that declare filters in their desktop entry (issue 13).
 @Suite struct DeclaredAppCoreTests {
-    typealias Rig = DaemonCoreTests.Rig
+    typealias Rig = CoreRig
 
     static func installed(dbus: Bool = true, exec: String = "posters %f") throws -> InstalledApps {
         let text = "[Desktop Entry]\nType=Application\nName=Posters\nIcon=poster\n" + (dbus ? "DBusActivatable=true\n" : "Exec=\(exec)\n")
@@ -542,7 +497,7 @@ import Testing
 /// Content no app asked for goes to the person's default app for it, or NetworkManager, once
 /// the person chooses the notification (issue 13).
 @Suite struct DefaultAppCoreTests {
-    typealias Rig = DaemonCoreTests.Rig
+    typealias Rig = CoreRig
 
     static func app(_ id: String, _ name: String, exec: String, types: String) throws -> DesktopEntry {
         let text = "[Desktop Entry]\nType=Application\nName=\(name)\nExec=\(exec)\nMimeType=\(types)\n"

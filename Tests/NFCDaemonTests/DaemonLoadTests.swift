@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NFCBusAPI
 import NFCDaemon
 import NFCScanKit
 import Synchronization

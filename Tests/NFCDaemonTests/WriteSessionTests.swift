@@ -1,5 +1,6 @@
 import DBusValues
 import NDEF
+import NFCBusAPI
 import NFCCopy
 @testable import NFCDaemon
 import NFCObjects
@@ -12,7 +13,7 @@ import Testing
 /// options checked as untrusted input, the queue it shares with scan sessions, owner-only control,
 /// cancel, timeout and every way it ends.
 @Suite struct WriteSessionTests {
-    typealias Rig = DaemonCoreTests.Rig
+    typealias Rig = CoreRig
 
     static func options(_ values: [String: DBusValue]) -> Result<WriteSessionOptions, ScanSessionOptions.Refusal> {
         Result { () throws(ScanSessionOptions.Refusal) in try WriteSessionOptions(values) }

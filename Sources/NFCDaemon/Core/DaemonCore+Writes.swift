@@ -1,4 +1,5 @@
 import DBusValues
+import NFCBusAPI
 import NFCCopy
 import NFCObjects
 import NFCTags

@@ -1,4 +1,5 @@
 import Logging
+import NFCBusAPI
 import NFCReaders
 import POSIXEvents
 import Synchronization

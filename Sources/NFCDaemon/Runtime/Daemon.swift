@@ -1,5 +1,6 @@
 import DesktopEntries
 import Logging
+import NFCBusAPI
 import NFCCopy
 import NFCDispatch
 import NFCReaders

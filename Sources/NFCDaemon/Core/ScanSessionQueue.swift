@@ -1,8 +1,7 @@
 import DBusValues
+import NFCBusAPI
 import NFCCopy
 import NFCObjects
-import NFCScanKit
-import Systemd
 
 /// In-app scan and write sessions as the daemon keeps them, with no bus in sight: one active at a
 /// time machine-wide, later requests waiting in order (a scan sheet for each app, one after

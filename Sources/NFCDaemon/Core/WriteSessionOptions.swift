@@ -1,8 +1,6 @@
 import DBusValues
 import NFCObjects
-import NFCScanKit
 import NFCTags
-import Systemd
 
 /// What an app asks for in `StartWriteSession`, checked: untrusted input, so every size is
 /// bounded and every fault is named (the D-Bus error's message says which option and what to send).

@@ -1,5 +1,4 @@
 import NFCCopy
-import NFCScanKit
 
 /// Where nfcscand learns whether a system condition holds; a condition may have several (airplane
 /// mode: the kernel's rfkill and NetworkManager), each of which a machine may lack.

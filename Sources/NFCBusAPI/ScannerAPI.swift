@@ -1,7 +1,7 @@
 import NFCCopy
-import NFCScanKit
 
-/// Names of nfcscand's D-Bus API (Docs/dbus/*.xml, Docs/dbus-api.md).
+/// Names of nfcscand's D-Bus API (Docs/dbus/*.xml, Docs/dbus-api.md), for the daemon and its
+/// clients alike.
 public enum ScannerAPI {
     public static let busName = "org.nfcscan.Scanner1"
     public static let path = "/org/nfcscan/Scanner1"
@@ -13,11 +13,9 @@ public enum ScannerAPI {
     public static let sessionsPath = path + "/sessions"
     public static let writeSessionInterface = "org.nfcscan.WriteSession1"
     public static let writesPath = path + "/writes"
-    public static let version = NFCScanVersion.string
-
-    static let properties = "org.freedesktop.DBus.Properties"
-    static let introspectable = "org.freedesktop.DBus.Introspectable"
-    static let objectManager = "org.freedesktop.DBus.ObjectManager"
+    public static let properties = "org.freedesktop.DBus.Properties"
+    public static let introspectable = "org.freedesktop.DBus.Introspectable"
+    public static let objectManager = "org.freedesktop.DBus.ObjectManager"
 
     /// Error names the daemon answers with.
     public enum ErrorName {
