@@ -54,7 +54,7 @@ COMPLETED = nfcscan nfcsim
 # Rendered systemd files and generated completions, beside the binaries they belong to.
 GENERATED = $(RELEASE_DIR)/generated
 
-.PHONY: all deps build release static-release deb demo demo-steps test test-steps unit check-units check-dumps daemon-test reliability-test oracle fuzz network-test package-test bench install uninstall clean
+.PHONY: check-modules all deps build release static-release deb demo demo-steps test test-steps unit check-units check-dumps daemon-test reliability-test oracle fuzz network-test package-test bench install uninstall clean
 
 all: build
 
@@ -88,11 +88,15 @@ demo-steps: deps release
 # differential test, the fuzzers, and the private pcscd kept off the network; under
 # scripts/check-listeners.sh, as the demo.
 # Each stage's time is printed in a table at the end (scripts/stages.sh; Docs/performance.md).
-TEST_STAGES = deps unit check-units daemon-test reliability-test oracle fuzz network-test package-test
+TEST_STAGES = deps check-modules unit check-units daemon-test reliability-test oracle fuzz network-test package-test
 test:
 	bash scripts/check-listeners.sh -- $(MAKE) --no-print-directory test-steps
 test-steps:
 	MAKE="$(MAKE)" bash scripts/stages.sh $(TEST_STAGES)
+
+# Docs/architecture.md's module graph is Package.swift's (scripts/check-modules.py).
+check-modules:
+	python3 scripts/check-modules.py
 
 # Two lanes side by side, each running its suites one at a time (scripts/unit-tests.sh says why).
 # No re-run: a failure fails the target.
