@@ -53,7 +53,7 @@ let package = Package(
         // An MQTT client connection (libmosquitto on its own thread, events as an AsyncStream).
         .target(name: "Mosquitto", dependencies: ["CMosquitto", "POSIXEvents"]),
         // The reader abstraction and its backends (libnfc, PC/SC); the TagTransport for a selected object.
-        .target(name: "NFCReaders", dependencies: ["LibNFC", "PCSC", "NFCTags"]),
+        .target(name: "NFCReaders", dependencies: ["LibNFC", "PCSC", "NDEF", "NFCTags"]),
         // Unbuffered whole-line output shared by the command-line tools.
         .target(name: "CommandLineIO"),
         // Every string a person reads, pure: the copy catalogs and their rules, content described
@@ -83,7 +83,7 @@ let package = Package(
         // The background service: readers → dispatcher → notifications → app handlers, on D-Bus;
         // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
-            "Systemd", "DBusValues", "NFCBusAPI", "NFCCopy", "NFCObjects", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
+            "Systemd", "DBusValues", "NDEF", "NFCBusAPI", "NFCCopy", "NFCObjects", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
             "Mosquitto", "DesktopEntries",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
@@ -118,7 +118,7 @@ let package = Package(
         .executableTarget(name: "nfcsim", dependencies: ["NFCSimCLI"]),
 
         .testTarget(name: "NDEFTests", dependencies: [
-            "NDEF", .product(name: "PropertyBased", package: "swift-property-based"),
+            "NDEF", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "POSIXEventsTests", dependencies: [
             "POSIXEvents", .product(name: "SystemPackage", package: "swift-system"),
@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "LibNFCTests", dependencies: ["LibNFC", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["NDEF", "TestSupport"]),
         .testTarget(name: "NFCTagsTests", dependencies: [
-            "NDEF", "NFCTags", "NFCSim", .product(name: "PropertyBased", package: "swift-property-based"),
+            "NDEF", "NFCTags", "NFCSim", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         // The dump formats nfcsim --dump reads: parsing, the chips they make, hostile files.
         .testTarget(name: "NFCSimDumpTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "TestSupport"]),
@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "NFCSimVPCDTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "TestSupport"],
                     exclude: ["pcsc_apdu.py"]),
         // One PC/SC check per process for PCSCReadersTests (the client library reads the socket once).
-        .executableTarget(name: "pcsc-readers-probe", dependencies: ["PCSC", "NFCTags", "NFCReaders"],
+        .executableTarget(name: "pcsc-readers-probe", dependencies: ["NDEF", "PCSC", "NFCTags", "NFCReaders"],
                           path: "Tests/PCSCReadersProbe"),
         .testTarget(name: "PCSCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "PCSC", "NFCReaders", "TestSupport"]),
         .testTarget(name: "NFCReadersTests", dependencies: ["NDEF", "NFCTags", "NFCSim", "LibNFC", "NFCReaders", "TestSupport"]),

@@ -1,12 +1,31 @@
-/// Hexadecimal text for bytes and codes, as the JSON schema and messages print them.
+/// Hexadecimal text for bytes and codes: the one formatter of the project, in the formats below.
+/// - ``string(_:)``: `04a1b2c3`: identifiers, the JSON schema's byte strings, logs;
+/// - ``spaced(_:uppercase:)``: `90 00`: traces of frames and APDUs (uppercase where the
+///   specification prints them so: ATRs, ISO 7816 and PC/SC bytes);
+/// - ``digits(_:)``: `0040`, `1a2b3c4d`: a number with every digit of its width (USB IDs, checks);
+/// - ``code(_:)``: `0x0c`, `0x0040`: an unassigned code in a message.
 public enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
+    private static let lower = Array("0123456789abcdef".utf8)
+    private static let upper = Array("0123456789ABCDEF".utf8)
 
     /// Lowercase hex without separators.
-    public static func string(_ bytes: some Collection<UInt8>) -> String {
+    public static func string(_ bytes: some Collection<UInt8>) -> String { text(bytes, separator: nil, digits: lower) }
+
+    /// Each byte as two digits, a space between bytes.
+    public static func spaced(_ bytes: some Collection<UInt8>, uppercase: Bool = false) -> String {
+        text(bytes, separator: UInt8(ascii: " "), digits: uppercase ? upper : lower)
+    }
+
+    /// Lowercase hex with all the digits of the type's width: 4 for a `UInt16`, 8 for a `UInt32`.
+    public static func digits<Value: FixedWidthInteger & UnsignedInteger>(_ value: Value) -> String {
+        string((0..<(Value.bitWidth / 8)).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) })
+    }
+
+    private static func text(_ bytes: some Collection<UInt8>, separator: UInt8?, digits: [UInt8]) -> String {
         var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
+        out.reserveCapacity(bytes.count * 3)
         for byte in bytes {
+            if let separator, !out.isEmpty { out.append(separator) }
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])
         }

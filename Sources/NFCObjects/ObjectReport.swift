@@ -44,10 +44,6 @@ extension ScannedObject {
                        capacity: reading.capacity, readerName: readerName, backend: backend, roundTrips: reading.roundTrips).report
     }
 
-    /// Lower-case hex without separators, as the JSON schema writes identifiers.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
 }
 
 /// Which object, on which reader: the `"object"` of every JSON report (a scan's, `nfcscan
@@ -76,7 +72,7 @@ public struct ObjectIdentity: Sendable {
     }
 
     public var report: ReportValue {
-        let hex = ScannedObject.hex
+        let hex: ([UInt8]) -> String = { Hex.string($0) }
         var fields: [ReportValue.Field] = [.init("uid", .string(hex(identifier)))]
         switch technology {
         case .iso14443A(let atqa, let sak, let ats)?:
@@ -103,5 +99,5 @@ public struct ObjectIdentity: Sendable {
     }
 
     /// A short developer-facing name for logs: the platform and UID.
-    public var summary: String { "\(platform?.rawValue ?? "object") \(ScannedObject.hex(identifier))" }
+    public var summary: String { "\(platform?.rawValue ?? "object") \(Hex.string(identifier))" }
 }

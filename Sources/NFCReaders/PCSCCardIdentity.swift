@@ -1,3 +1,4 @@
+import NDEF
 import NFCTags
 
 /// What a contactless card's ATR says it is, as a PC/SC reader builds it (PC/SC Part 3 and its
@@ -65,21 +66,13 @@ public struct PCSCCardIdentity: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .storageCard(let standard, let name):
-            let cardName = Self.cardNames[name] ?? "card name \(Self.hex(UInt8(name >> 8), UInt8(name & 0xFF)))"
-            let standardName = Self.standards[standard] ?? "standard \(Self.hex(standard))"
+            let cardName = Self.cardNames[name] ?? "card name \(Hex.spaced([UInt8(name >> 8), UInt8(name & 0xFF)], uppercase: true))"
+            let standardName = Self.standards[standard] ?? "standard \(Hex.spaced([standard], uppercase: true))"
             return "PC/SC storage card: \(cardName) (\(standardName))"
         case .isoDEP(let historical):
-            return historical.isEmpty ? "ISO-DEP (ISO 14443-4)" : "ISO-DEP (ISO 14443-4), historical bytes \(Self.hex(historical))"
+            return historical.isEmpty ? "ISO-DEP (ISO 14443-4)" : "ISO-DEP (ISO 14443-4), historical bytes \(Hex.spaced(historical, uppercase: true))"
         case .other:
-            return "card with ATR \(Self.hex(atr))"
+            return "card with ATR \(Hex.spaced(atr, uppercase: true))"
         }
-    }
-
-    static func hex(_ bytes: UInt8...) -> String { hex(bytes) }
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined(separator: " ")
     }
 }

@@ -1,3 +1,4 @@
+import NDEF
 import NFCTags
 
 extension PCSCCardIdentity {
@@ -32,7 +33,7 @@ extension PCSCTransport {
             if loadedKey.withLock({ $0 }) != key {
                 let load = try await transmit([0xFF, 0x82, 0x00, 0x00, 0x06] + key)
                 guard load == [0x90, 0x00] else {
-                    throw .protocolError("LOAD KEYS answered \(PCSCCardIdentity.hex(load))")
+                    throw .protocolError("LOAD KEYS answered \(Hex.spaced(load, uppercase: true))")
                 }
                 loadedKey.withLock { $0 = key }
             }
@@ -44,7 +45,7 @@ extension PCSCTransport {
         case (MifareClassicCommand.write?, 18):
             return try await mifareClassicWrite(command)
         default:
-            throw .notSupported("MIFARE Classic command \(PCSCCardIdentity.hex(command.prefix(1).map { $0 })) over a PC/SC storage-card link")
+            throw .notSupported("MIFARE Classic command \(Hex.spaced(command.prefix(1), uppercase: true)) over a PC/SC storage-card link")
         }
     }
 
@@ -60,15 +61,15 @@ extension PCSCTransport {
         switch sw {
         case (0x90, 0x00): return data ? Array(response.dropLast(2)) : []
         case (0x63, 0x00), (0x69, 0x82): return [0x04]
-        case (0x6A, 0x81), (0x6D, 0x00), (0x6E, 0x00): throw .notSupported("MIFARE Classic (status word \(PCSCCardIdentity.hex(sw.0, sw.1)))")
-        default: throw .protocolError("status word \(PCSCCardIdentity.hex(sw.0, sw.1))")
+        case (0x6A, 0x81), (0x6D, 0x00), (0x6E, 0x00): throw .notSupported("MIFARE Classic (status word \(Hex.spaced([sw.0, sw.1], uppercase: true)))")
+        default: throw .protocolError("status word \(Hex.spaced([sw.0, sw.1], uppercase: true))")
         }
     }
 
     func type5(_ command: [UInt8]) async throws(TransportError) -> [UInt8] {
         if let answer = try await type5Write(command) { return answer }
         guard command.count == 3, command[1] == Type5Command.readSingleBlock, command[0] & 0x20 == 0 else {
-            throw .notSupported("ISO 15693 command \(PCSCCardIdentity.hex(command.dropFirst().prefix(1).map { $0 })) over a PC/SC storage-card link (only READ SINGLE BLOCK, WRITE SINGLE BLOCK and INVENTORY map: to FF B0, FF D6 and FF CA)")
+            throw .notSupported("ISO 15693 command \(Hex.spaced(command.dropFirst().prefix(1), uppercase: true)) over a PC/SC storage-card link (only READ SINGLE BLOCK, WRITE SINGLE BLOCK and INVENTORY map: to FF B0, FF D6 and FF CA)")
         }
         let response = try await transmit([0xFF, 0xB0, 0x00, command[2], 0x00])
         guard response.count >= 2 else { throw .protocolError("a response without status word") }
@@ -76,7 +77,7 @@ extension PCSCTransport {
         case (0x90, 0x00): return [0x00] + response.dropLast(2)
         case (0x6A, 0x82): return [0x01, 0x10]
         case (0x63, 0x00): throw .timeout
-        case let (sw1, sw2): throw .protocolError("status word \(PCSCCardIdentity.hex(sw1, sw2))")
+        case let (sw1, sw2): throw .protocolError("status word \(Hex.spaced([sw1, sw2], uppercase: true))")
         }
     }
 }
@@ -101,7 +102,7 @@ extension PCSCTransport {
         if command == Type5Command.inventoryOneSlot {
             let response = try await transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])
             guard response.count == 10, response.suffix(2) == [0x90, 0x00] else {
-                throw .protocolError("GET DATA answered \(PCSCCardIdentity.hex(response)) for an ISO 15693 card")
+                throw .protocolError("GET DATA answered \(Hex.spaced(response, uppercase: true)) for an ISO 15693 card")
             }
             var uid = Array(response.prefix(8))
             if uid.first != 0xE0 && uid.last == 0xE0 { uid.reverse() }
@@ -119,7 +120,7 @@ extension PCSCTransport {
         case (0x90, 0x00): return [0x00]
         case (0x6A, 0x82): return [0x01, 0x10]
         case (0x63, 0x00), (0x69, 0x82): return [0x01, 0x0F]
-        case let (sw1, sw2): throw .protocolError("status word \(PCSCCardIdentity.hex(sw1, sw2))")
+        case let (sw1, sw2): throw .protocolError("status word \(Hex.spaced([sw1, sw2], uppercase: true))")
         }
     }
 }

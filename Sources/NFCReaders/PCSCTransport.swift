@@ -1,3 +1,4 @@
+import NDEF
 import NFCTags
 import PCSC
 import Synchronization
@@ -144,7 +145,7 @@ public final class PCSCTransport: TagTransport, Sendable {
             return try Self.type2Answer(response, data: false)
         case 0x60: throw .notSupported("GET_VERSION (60) over a PC/SC storage-card link")
         case 0x3A: throw .notSupported("FAST_READ (3A) over a PC/SC storage-card link")
-        default: throw .notSupported("Type 2 command \(PCSCCardIdentity.hex(code)) over a PC/SC storage-card link")
+        default: throw .notSupported("Type 2 command \(Hex.spaced([code], uppercase: true)) over a PC/SC storage-card link")
         }
     }
 
@@ -159,8 +160,8 @@ public final class PCSCTransport: TagTransport, Sendable {
         case (0x62, 0x82) where data && !body.isEmpty: return body
         case (0x6A, 0x82): return [0x00]
         case (0x63, 0x00): throw .timeout
-        case (0x6A, 0x81), (0x6D, 0x00), (0x6E, 0x00): throw .notSupported("this command (status word \(PCSCCardIdentity.hex(sw.0, sw.1)))")
-        default: throw .protocolError("status word \(PCSCCardIdentity.hex(sw.0, sw.1))")
+        case (0x6A, 0x81), (0x6D, 0x00), (0x6E, 0x00): throw .notSupported("this command (status word \(Hex.spaced([sw.0, sw.1], uppercase: true)))")
+        default: throw .protocolError("status word \(Hex.spaced([sw.0, sw.1], uppercase: true))")
         }
     }
 

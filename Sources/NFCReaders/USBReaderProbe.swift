@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import NDEF
 
 /// Looks for known USB readers in sysfs, to explain why libnfc found or opened none: a kernel
 /// driver bound to the reader, another program holding it (usbfs), or a device node this user
@@ -39,14 +40,8 @@ public struct USBReaderProbe: Sendable {
         public var accessible: Bool
 
         public var label: String {
-            "\(model.name) (USB \(Self.hex4(model.vendor)):\(Self.hex4(model.product)) at \(devicePath))"
+            "\(model.name) (USB \(Hex.digits(model.vendor)):\(Hex.digits(model.product)) at \(devicePath))"
         }
-
-        static func hex4(_ value: UInt16) -> String {
-            let digits = String(value, radix: 16)
-            return String(repeating: "0", count: 4 - digits.count) + digits
-        }
-
         /// Why libnfc cannot use this reader, if the system shows a reason.
         public var problem: ReaderError? {
             if let driver, driver == "usbfs" { return .busy(reader: label) }

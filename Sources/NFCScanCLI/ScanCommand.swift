@@ -134,7 +134,7 @@ struct ScanCommand: AsyncParsableCommand {
         let reading = scanned.reading
         if verbose {
             let product = reading.product ?? reading.platform.rawValue
-            printError("nfcscan: read \(product) \(Self.hex(scanned.identifier)) on \(scanned.readerName): \(reading.ndefBytes.count) bytes in \(reading.roundTrips) round trips")
+            printError("nfcscan: read \(product) \(Hex.string(scanned.identifier)) on \(scanned.readerName): \(reading.ndefBytes.count) bytes in \(reading.roundTrips) round trips")
         }
         let report: ReportValue
         do {
@@ -192,5 +192,4 @@ struct ScanCommand: AsyncParsableCommand {
         }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { ScannedObject.hex(bytes) }
 }

@@ -1,3 +1,4 @@
+import NDEF
 import NFCObjects
 import NFCReaders
 import NFCTags
@@ -17,7 +18,7 @@ public enum ScanFailure: Error, Sendable, CustomStringConvertible {
         case .timedOut: "no object arrived in time"
         case .reader(let error): error.description
         case .read(let error, let reader, let identifier):
-            "reading the object \(identifier.map { String($0, radix: 16).leftPadded(2) }.joined()) on \(reader) failed: \(error)"
+            "reading the object \(Hex.string(identifier)) on \(reader) failed: \(error)"
         }
     }
 }
@@ -268,8 +269,4 @@ public final class ScanSession: Sendable {
 private final class IteratorBox<Element>: @unchecked Sendable {
     var iterator: AsyncStream<Element>.Iterator
     init(_ iterator: AsyncStream<Element>.Iterator) { self.iterator = iterator }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

@@ -125,21 +125,21 @@ struct PN532Command: ParsableCommand {
             switch type {
             case .felica:
                 let tag = try VirtualType3Tag(message: message)
-                (target, summary) = (tag.pn532Target, "FeliCa Lite-S IDm \(Self.hex(tag.idm))")
+                (target, summary) = (tag.pn532Target, "FeliCa Lite-S IDm \(Hex.spaced(tag.idm))")
             case .topaz96, .topaz512:
                 let tag = try VirtualType1Tag(product: type == .topaz96 ? .topaz96 : .topaz512, uid: content.uid ?? VirtualType1Tag.defaultUID, message: message)
-                (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Self.hex(tag.uid))")
+                (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Hex.spaced(tag.uid))")
             case .classic1k, .classic4k:
                 let tag = try VirtualMifareClassic(size: type == .classic1k ? .classic1K : .classic4K,
                                                    uid: content.uid.map { Array($0.suffix(4)) } ?? MifareClassicImage.defaultUID, message: message)
-                (target, summary) = (tag.pn532Target, "\(tag.size.name) UID \(Self.hex(tag.uid))")
+                (target, summary) = (tag.pn532Target, "\(tag.size.name) UID \(Hex.spaced(tag.uid))")
             default:
                 let tag = if let imageBytes = content.image {
                     try VirtualType2Tag(product: type.product!, image: imageBytes)
                 } else {
                     try VirtualType2Tag(product: type.product!, uid: uidBytes, message: message)
                 }
-                (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Self.hex(tag.uid))")
+                (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Hex.spaced(tag.uid))")
             }
             }
         } catch let failure as ContentFailure {
@@ -193,23 +193,19 @@ struct PN532Command: ParsableCommand {
         switch dump.chip {
         case .type2(let chip):
             let tag = try chip.virtualTag()
-            return (tag.pn532Target, "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
+            return (tag.pn532Target, "\(tag.product.name) UID \(Hex.spaced(tag.uid)) \(from)")
         case .classic(let chip):
             let tag = try chip.virtualChip()
-            return (tag.pn532Target, "\(tag.size.name) UID \(hex(tag.uid)) \(from)")
+            return (tag.pn532Target, "\(tag.size.name) UID \(Hex.spaced(tag.uid)) \(from)")
         case .felica(let chip):
             let tag = try chip.virtualTag()
-            return (tag.pn532Target, "FeliCa IDm \(hex(tag.idm)) \(from)")
+            return (tag.pn532Target, "FeliCa IDm \(Hex.spaced(tag.idm)) \(from)")
         case .type1(let chip):
             let tag = chip.virtualTag()
-            return (tag.pn532Target, "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
+            return (tag.pn532Target, "\(tag.product.name) UID \(Hex.spaced(tag.uid)) \(from)")
         case .type5(let chip):
             throw ContentFailure(status: 65, message: "\(path) holds an ISO 15693 object (\(chip.product.name)), which a PN532 cannot read; present it through PC/SC with nfcsim vpcd --dump \(path)")
         }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined(separator: " ")
     }
 }
 

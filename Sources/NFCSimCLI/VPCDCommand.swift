@@ -135,29 +135,29 @@ struct VPCDCommand: ParsableCommand {
                     try VirtualType2Tag(product: product, uid: uidBytes ?? VirtualType2Tag.defaultUID, message: message)
                 }
                 card = reader.present(VPCDType2Card(tag: tag))
-                summary = "\(product.name) UID \(Self.hex(tag.uid)) \(reader.summary)"
+                summary = "\(product.name) UID \(Hex.spaced(tag.uid)) \(reader.summary)"
             } else if type == .classic1k || type == .classic4k {
                 let chip = try VirtualMifareClassic(size: type == .classic1k ? .classic1K : .classic4K,
                                                     uid: uidBytes.map { Array($0.suffix(4)) } ?? MifareClassicImage.defaultUID, message: message)
                 card = reader.present(VPCDMifareClassicCard(chip: chip))
-                summary = "\(chip.size.name) UID \(Self.hex(chip.uid)) \(reader.summary)"
+                summary = "\(chip.size.name) UID \(Hex.spaced(chip.uid)) \(reader.summary)"
             } else if type == .topaz96 || type == .topaz512 {
                 let tag = try VirtualType1Tag(product: type == .topaz96 ? .topaz96 : .topaz512, uid: uidBytes ?? VirtualType1Tag.defaultUID, message: message)
                 card = reader.present(tag.vpcdCard)
-                summary = "\(tag.product.name) UID \(Self.hex(tag.uid)) \(reader.summary)"
+                summary = "\(tag.product.name) UID \(Hex.spaced(tag.uid)) \(reader.summary)"
             } else if type == .felica {
                 let tag = try VirtualType3Tag(message: message)
                 card = reader.present(tag.vpcdCard)
-                summary = "FeliCa Lite-S IDm \(Self.hex(tag.idm)) \(reader.summary)"
+                summary = "FeliCa Lite-S IDm \(Hex.spaced(tag.idm)) \(reader.summary)"
             } else if let product = type.type5Product {
                 let chip = try VirtualType5Tag(product: product, message: message)
                 card = VPCDType5Card(chip: chip)
-                summary = "\(chip.product.name) (ISO 15693) UID \(Self.hex(chip.uid)) as a PC/SC contactless storage card"
+                summary = "\(chip.product.name) (ISO 15693) UID \(Hex.spaced(chip.uid)) as a PC/SC contactless storage card"
             } else {
                 let object = try VirtualType4Tag(message: message)
                 let type4 = VPCDType4Card(object: object, uid: uidBytes ?? VirtualType4Tag.pn532DefaultUID)
                 card = type4
-                summary = "Type 4 (ISO-DEP) object UID \(Self.hex(type4.uid))"
+                summary = "Type 4 (ISO-DEP) object UID \(Hex.spaced(type4.uid))"
             }
         } catch let failure as ContentFailure {
             printError(failure.message); throw ExitCode(failure.status)
@@ -176,7 +176,7 @@ struct VPCDCommand: ParsableCommand {
             writeLine("nfcsim: " + saver.summary)
         }
         client.stopOnSignals()
-        writeLine("nfcsim: \(summary), ATR: \(Self.hex(card.atr).uppercased())")
+        writeLine("nfcsim: \(summary), ATR: \(Hex.spaced(card.atr, uppercase: true))")
         writeLine("nfcsim: vpcd reader at \(host) port \(port)\(object.after.map { ", arriving in \($0) s" } ?? "")")
         let start = ContinuousClock.now
         let (arrival, departure) = object.schedule(from: start)
@@ -203,32 +203,27 @@ struct VPCDCommand: ParsableCommand {
         switch dump.chip {
         case .type2(let chip):
             let tag = try chip.virtualTag()
-            return (reader.present(VPCDType2Card(tag: tag)), "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
+            return (reader.present(VPCDType2Card(tag: tag)), "\(tag.product.name) UID \(Hex.spaced(tag.uid)) \(from)")
         case .classic(let chip):
             let tag = try chip.virtualChip()
-            return (reader.present(VPCDMifareClassicCard(chip: tag)), "\(tag.size.name) UID \(hex(tag.uid)) \(from)")
+            return (reader.present(VPCDMifareClassicCard(chip: tag)), "\(tag.size.name) UID \(Hex.spaced(tag.uid)) \(from)")
         case .type5(let chip):
             let tag = try chip.virtualTag()
-            let summary = "\(tag.product.name) (ISO 15693) UID \(hex(tag.uid)) from the \(dump.format.rawValue) dump, as a PC/SC contactless storage card"
+            let summary = "\(tag.product.name) (ISO 15693) UID \(Hex.spaced(tag.uid)) from the \(dump.format.rawValue) dump, as a PC/SC contactless storage card"
             return (VPCDType5Card(chip: tag), summary)
         case .type1(let chip):
             guard reader != .storageCard else {
                 throw ContentFailure(status: 65, message: "\(path) holds a Topaz, which a storage-card reader cannot read; use nfcsim vpcd --reader acr122u --dump \(path) --type \(chip.product.rawValue), or nfcsim pn532")
             }
             let tag = chip.virtualTag()
-            return (reader.present(tag.vpcdCard), "\(tag.product.name) UID \(hex(tag.uid)) \(from)")
+            return (reader.present(tag.vpcdCard), "\(tag.product.name) UID \(Hex.spaced(tag.uid)) \(from)")
         case .felica(let chip):
             guard reader != .storageCard else {
                 throw ContentFailure(status: 65, message: "\(path) holds a FeliCa, which a storage-card reader cannot read; use nfcsim vpcd --reader acr122u (or part3) --dump \(path), or nfcsim pn532 --dump \(path)")
             }
             let tag = try chip.virtualTag()
-            return (reader.present(tag.vpcdCard), "FeliCa IDm \(hex(tag.idm)) \(from)")
+            return (reader.present(tag.vpcdCard), "FeliCa IDm \(Hex.spaced(tag.idm)) \(from)")
         }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]]) }.joined(separator: " ")
     }
 }
 

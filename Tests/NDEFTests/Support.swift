@@ -1,13 +1,6 @@
 import NDEF
+import TestSupport
 import Testing
-
-/// Bytes from hex text; traps on malformed literals (test inputs are fixed).
-func hex(_ text: String) -> [UInt8] {
-    switch Hex.decode(text) {
-    case .success(let bytes): return bytes
-    case .failure(let error): fatalError("bad hex literal: \(error)")
-    }
-}
 
 func parse(_ text: String, mode: NDEFParser.Mode = .strict) throws(NDEFError) -> NDEFParser.Result {
     try NDEFParser(mode: mode).parse(hex(text))

@@ -29,10 +29,6 @@ import TestSupport
         return (decoded, result)
     }
 
-    static func bytes(_ hex: String?) -> [UInt8] {
-        guard let hex, case .success(let bytes) = Hex.decode(hex) else { return [] }
-        return bytes
-    }
 
     @Test func pcscScanSeesTheReaderAndTheCardArriveAndLeave() throws {
         let pcscd = try PrivatePCSCD(nfcsim: ["--uri", "https://example.com/poster", "--after", "0.6", "--for", "1"])
@@ -58,20 +54,20 @@ import TestSupport
         let (result, run) = try Self.pyscard(pcscd, ["FFCA000000", "FFB0000000"] + pages + ["FFB0008710", "FFB0000020", "FFCA010000"])
         #expect(run.status == 0, "\(run.output)\n\(pcscd.log)")
         #expect(result.readers.contains("nfcsim 00 00"))
-        #expect(Self.bytes(result.atr) == Self.bytes(Self.storageATR))
+        #expect(hex(printed: result.atr) == hex(printed: Self.storageATR))
         try #require(result.responses.count == 2 + pages.count + 3, "\(run.output)")
-        #expect(Self.bytes(result.responses[0]) == Self.bytes(Self.uid) + [0x90, 0x00], "FF CA: the UID")
-        #expect(Self.bytes(result.responses[1]).prefix(3) == [0x04, 0xA1, 0xB2], "page 0 holds the UID")
+        #expect(hex(printed: result.responses[0]) == hex(printed: Self.uid) + [0x90, 0x00], "FF CA: the UID")
+        #expect(hex(printed: result.responses[1]).prefix(3) == [0x04, 0xA1, 0xB2], "page 0 holds the UID")
         var read: [UInt8] = []
         for response in result.responses[2..<(2 + pages.count)] {
-            let bytes = Self.bytes(response)
+            let bytes = hex(printed: response)
             #expect(bytes.suffix(2) == [0x90, 0x00])
             read += bytes.dropLast(2)
         }
         #expect(Array(read.prefix(tlv.count)) == tlv, "the pages from 4 on hold the message's NDEF TLV")
-        #expect(Self.bytes(result.responses[2 + pages.count]) == [0x6A, 0x82], "NTAG215 ends at page 134")
-        #expect(Self.bytes(result.responses[3 + pages.count]) == [0x6C, 0x10], "16 bytes at most per read")
-        #expect(Self.bytes(result.responses[4 + pages.count]) == [0x6A, 0x81], "a storage card has no ATS")
+        #expect(hex(printed: result.responses[2 + pages.count]) == [0x6A, 0x82], "NTAG215 ends at page 134")
+        #expect(hex(printed: result.responses[3 + pages.count]) == [0x6C, 0x10], "16 bytes at most per read")
+        #expect(hex(printed: result.responses[4 + pages.count]) == [0x6A, 0x81], "a storage card has no ATS")
     }
 
     @Test func pyscardReadsTheType4ObjectThroughTheNDEFApplication() throws {
@@ -89,14 +85,14 @@ import TestSupport
         #expect(run.status == 0, "\(run.output)\n\(pcscd.log)")
         #expect(result.atr == "3b8180018080", "ISO-DEP with DESFire's historical byte")
         try #require(result.responses.count == 7, "\(run.output)")
-        #expect(Self.bytes(result.responses[0]) == Self.bytes(Self.uid) + [0x90, 0x00])
+        #expect(hex(printed: result.responses[0]) == hex(printed: Self.uid) + [0x90, 0x00])
         #expect(result.responses[1] == "9000")
         #expect(result.responses[2] == "9000")
-        let cc = Self.bytes(result.responses[3])
+        let cc = hex(printed: result.responses[3])
         #expect(cc.suffix(2) == [0x90, 0x00] && cc.count == 17 && cc[2] == 0x20, "a mapping 2.0 CC")
         #expect(result.responses[4] == "9000")
-        #expect(Self.bytes(result.responses[5]) == [0x00, UInt8(encoded.count), 0x90, 0x00])
-        #expect(Self.bytes(result.responses[6]) == encoded + [0x90, 0x00])
+        #expect(hex(printed: result.responses[5]) == [0x00, UInt8(encoded.count), 0x90, 0x00])
+        #expect(hex(printed: result.responses[6]) == encoded + [0x90, 0x00])
     }
 
     @Test func theObjectCanArriveLateAndTheScriptCleansUp() throws {
@@ -106,7 +102,7 @@ import TestSupport
         let (result, run) = try Self.pyscard(pcscd, ["FFCA000000"])
         #expect(run.status == 0, "\(run.output)\n\(pcscd.log)")
         #expect(start.duration(to: .now) >= .milliseconds(900), "no card before --after")
-        #expect(Self.bytes(result.responses.first ?? nil) == VirtualType2Tag.defaultUID + [0x90, 0x00])
+        #expect(hex(printed: result.responses.first ?? nil) == VirtualType2Tag.defaultUID + [0x90, 0x00])
         let log = pcscd.stop()
         #expect(log.contains("nfcsim: stopped"), "nfcsim stops on SIGTERM: \(log)")
         #expect(!FileManager.default.fileExists(atPath: directory.path), "the state directory is removed: \(directory.path)")

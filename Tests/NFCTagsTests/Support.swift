@@ -1,14 +1,7 @@
 import NDEF
+import TestSupport
 import NFCSim
 import NFCTags
-
-/// Bytes from hex text; traps on malformed literals (test inputs are fixed).
-func hex(_ text: String) -> [UInt8] {
-    switch Hex.decode(text) {
-    case .success(let bytes): return bytes
-    case .failure(let error): fatalError("bad hex literal: \(error)")
-    }
-}
 
 /// A one-record message (media type text/plain) whose encoding is exactly `size` bytes:
 /// 13 bytes of short-record header and type, or 16 with the 4-byte payload length.

@@ -2,6 +2,7 @@ import NDEF
 import NFCSim
 import NFCTags
 import PropertyBased
+import TestSupport
 import Testing
 
 /// A chip as it leaves the factory before NDEF formatting: CC page and data area zero.

@@ -1,6 +1,7 @@
 import NDEF
 import NFCSim
 import NFCTags
+import TestSupport
 import Testing
 
 /// Malformed and hostile Type 2 memory: every one gives a typed error or an honest result, never

@@ -1,6 +1,7 @@
 import NDEF
 import NFCSim
 import NFCTags
+import TestSupport
 import Testing
 
 /// Reads of well-formed Type 2 objects: the decoded message and the round trips it took.

@@ -1,6 +1,7 @@
 import NDEF
 import NFCSim
 import NFCTags
+import TestSupport
 import Testing
 
 /// Reads of Type 3 (FeliCa Lite-S) objects. Round trips: one Check of the attribute block, then

@@ -1,6 +1,7 @@
 import NDEF
 import NFCSim
 import NFCTags
+import TestSupport
 import Testing
 
 /// Reads of Type 4 objects. Round trips: SELECT application, SELECT CC, READ BINARY CC, SELECT

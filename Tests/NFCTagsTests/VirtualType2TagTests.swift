@@ -1,6 +1,7 @@
 import NDEF
 import NFCSim
 import NFCTags
+import TestSupport
 import Testing
 
 /// The simulated Type 2 chip against the NXP data sheets, command by command.

@@ -1,6 +1,7 @@
 import NDEF
 import NFCSim
 import NFCTags
+import TestSupport
 import Testing
 
 /// The simulated Type 4 object's status words, against the Type 4 Tag specification and ISO 7816-4.

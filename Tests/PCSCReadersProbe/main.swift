@@ -12,7 +12,6 @@ import NFCTags
 import PCSC
 
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first, let limit = arguments.last.flatMap(Double.init) else {
@@ -25,7 +24,7 @@ DispatchQueue.global().asyncAfter(deadline: .now() + limit) { say("timeout"); ex
 func readOutcome(_ object: DetectedObject) async -> String {
     do {
         let reading = try await object.readNDEF()
-        return "ndef=\(hex(reading.ndefBytes)) uid=\(hex(reading.uid ?? []))"
+        return "ndef=\(Hex.string(reading.ndefBytes)) uid=\(Hex.string(reading.uid ?? []))"
     } catch {
         return "readError=\(error)"
     }
@@ -37,7 +36,7 @@ func firstObject() async throws -> (PCSCReader, DetectedObject, AsyncThrowingStr
     let reader = try await PCSCReader.open()
     let (event, events) = try await firstEvent(reader)
     guard case .arrived(let object)? = event else { say("error=no object"); exit(1) }
-    say("arrived uid=\(hex(object.identifier))")
+    say("arrived uid=\(Hex.string(object.identifier))")
     return (reader, object, events)
 }
 
@@ -57,7 +56,7 @@ do {
         while let event = try await events.next() {
             switch event {
             case .arrived(let object):
-                say("arrived uid=\(hex(object.identifier)) platform=\(object.platform.map { "\($0)" } ?? "none") technology=\(object.technology)")
+                say("arrived uid=\(Hex.string(object.identifier)) platform=\(object.platform.map { "\($0)" } ?? "none") technology=\(object.technology)")
                 if command == "late-read" {
                     // Hold on to the object while it leaves the field, then read.
                     try await Task.sleep(for: .seconds(Double(arguments[1])!))
@@ -67,14 +66,14 @@ do {
                     let reading = try await object.readNDEF()
                     let took = ContinuousClock.now - started
                     let pcsc = object.transport as? PCSCTransport
-                    say("ndef=\(hex(reading.ndefBytes)) roundTrips=\(reading.roundTrips) capacity=\(reading.capacity) uid=\(hex(reading.uid ?? [])) "
+                    say("ndef=\(Hex.string(reading.ndefBytes)) roundTrips=\(reading.roundTrips) capacity=\(reading.capacity) uid=\(Hex.string(reading.uid ?? [])) "
                         + "apdus=\(pcsc?.exchanges ?? 0) link=\(pcsc?.passThrough?.rawValue ?? "storage-card") product=\(reading.product ?? "-") "
                         + "readUs=\(took.components.seconds * 1_000_000 + took.components.attoseconds / 1_000_000_000_000)")
                 } catch {
                     say("readError=\(error)")
                 }
             case .removed(let identifier):
-                say("removed uid=\(hex(identifier))")
+                say("removed uid=\(Hex.string(identifier))")
                 await reader.close()
                 say("closed")
                 exit(0)
@@ -115,13 +114,13 @@ do {
         }
         let held = try await other.connect(name, share: .exclusive)
         let heldATR = try await held.status().atr
-        say("held=\(name) atr=\(hex(heldATR))")
+        say("held=\(name) atr=\(Hex.string(heldATR))")
         let reader = try await PCSCReader.open(name)
         var events = reader.events().makeAsyncIterator()
         func describe(_ event: ReaderEvent?) -> String {
             switch event {
             case .heldElsewhere(let held)?: "heldElsewhere(\(held))"
-            case .arrived(let object)?: "arrived(\(hex(object.identifier)))"
+            case .arrived(let object)?: "arrived(\(Hex.string(object.identifier)))"
             case .removed?: "removed"
             case nil: "end"
             }
@@ -161,7 +160,7 @@ do {
         var answers: [String] = []
         for page: UInt8 in [3, 4, 8, 12] {
             let response = try await held.transmit([0xFF, 0xB0, 0x00, page, 0x10], maxResponse: 258)
-            answers.append(hex(Array(response.suffix(2))))
+            answers.append(Hex.string(Array(response.suffix(2))))
         }
         say("holderReads=\(answers.joined(separator: ","))")
         try await held.endTransaction()

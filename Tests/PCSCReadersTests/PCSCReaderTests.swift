@@ -12,7 +12,6 @@ import TestSupport
 @Suite(.serialized) struct PCSCReaderTests {
     static let uid = "04a1b2c3d4e5f6"
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     static func messageFile(_ message: NDEFMessage) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("pcsc-readers-\(UUID().uuidString).ndef")
@@ -41,7 +40,7 @@ import TestSupport
         let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)")
         #expect(arrived.contains("uid=\(Self.uid)") && arrived.contains("platform=type2") && arrived.contains("MIFARE Ultralight"), "\(arrived)")
         let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
-        #expect(read.hasPrefix("ndef=\(Self.hex(message.encoded())) "), "exactly the message written")
+        #expect(read.hasPrefix("ndef=\(Hex.string(message.encoded())) "), "exactly the message written")
         #expect(read.contains("uid=\(Self.uid)"))
         #expect(result.output.contains("removed uid=\(Self.uid)"), "\(result.output)")
         let roundTrips = read.split(separator: " ").first { $0.hasPrefix("roundTrips=") }.map { String($0.dropFirst(11)) } ?? "?"
@@ -56,7 +55,7 @@ import TestSupport
         #expect(!result.timedOut)
         let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)\n\(pcscd.log)")
         #expect(arrived.contains("platform=type4") && arrived.contains("ISO-DEP"), "\(arrived)")
-        #expect(result.line(startingWith: "ndef=")?.hasPrefix("ndef=\(Self.hex(message.encoded())) ") == true, "\(result.output)")
+        #expect(result.line(startingWith: "ndef=")?.hasPrefix("ndef=\(Hex.string(message.encoded())) ") == true, "\(result.output)")
         #expect(result.output.contains("removed uid="), "\(result.output)")
     }
 
@@ -118,7 +117,7 @@ import TestSupport
         let outcome = probe.waitForLine(startingWith: "ndef=", timeout: 15) ?? probe.waitForLine(startingWith: "readError=", timeout: 1)
         let context = "\(probe.log)\n\(pcscd.log)"
         try #require(begins != nil, "the read never asked for a transaction: \(context)")
-        #expect(outcome == "ndef=\(Self.hex(message.encoded())) uid=\(Self.uid)", "\(context)")
+        #expect(outcome == "ndef=\(Hex.string(message.encoded())) uid=\(Self.uid)", "\(context)")
         #expect(probe.waitForLine(startingWith: "holderReads=", timeout: 1) == "holderReads=9000,9000,9000,9000", "\(context)")
 
         // pcscd's own account: the reader's client (the third BEGIN's) began, exchanged and ended
@@ -152,7 +151,7 @@ import TestSupport
         let result = try PCSCRig.probe(["reset", "15"], socket: pcscd.socket, timeout: 20)
         let context = "\(result.output)\n\(pcscd.log)"
         #expect(result.value("reset") != nil || result.output.contains("\nreset\n"), "\(context)")
-        #expect(result.line(startingWith: "ndef=") == "ndef=\(Self.hex(message.encoded())) uid=\(Self.uid)", "\(context)")
+        #expect(result.line(startingWith: "ndef=") == "ndef=\(Hex.string(message.encoded())) uid=\(Self.uid)", "\(context)")
         #expect(pcscd.log.contains("rv=SCARD_W_RESET_CARD"), "the reset reached the read: \(context)")
     }
 
@@ -166,24 +165,20 @@ import TestSupport
 
 /// The pieces that need no daemon.
 struct PCSCBackendUnitTests {
-    static func bytes(_ hex: String) -> [UInt8] {
-        let digits = Array(hex.filter { !$0.isWhitespace })
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
-    }
 
     @Test func part3ATRsNameTheCard() {
-        let ultralight = PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68"))
+        let ultralight = PCSCCardIdentity(atr: hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68"))
         #expect(ultralight.kind == .storageCard(standard: 0x03, name: 0x0003))
         #expect(ultralight.platform == .type2)
         #expect(ultralight.description == "PC/SC storage card: MIFARE Ultralight (ISO 14443 A part 3)")
-        let classic = PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 01 00 00 00 00 6A"))
+        let classic = PCSCCardIdentity(atr: hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 01 00 00 00 00 6A"))
         #expect(classic.platform == .mifareClassic && classic.description.contains("MIFARE Classic 1K"))
-        #expect(PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 3A 00 00 00 00 51")).platform == .type2)
-        #expect(PCSCCardIdentity(atr: Self.bytes("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42")).platform == .type3)
-        let desfire = PCSCCardIdentity(atr: Self.bytes("3B 81 80 01 80 80"))
+        #expect(PCSCCardIdentity(atr: hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 3A 00 00 00 00 51")).platform == .type2)
+        #expect(PCSCCardIdentity(atr: hex("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42")).platform == .type3)
+        let desfire = PCSCCardIdentity(atr: hex("3B 81 80 01 80 80"))
         #expect(desfire.kind == .isoDEP(historicalBytes: [0x80]) && desfire.platform == .type4)
-        #expect(PCSCCardIdentity(atr: Self.bytes("3B 80 80 01 01")).platform == .type4)
-        #expect(PCSCCardIdentity(atr: Self.bytes("3B 95 13 81 01 80 73 FF 01 00 0B")).kind == .other)
+        #expect(PCSCCardIdentity(atr: hex("3B 80 80 01 01")).platform == .type4)
+        #expect(PCSCCardIdentity(atr: hex("3B 95 13 81 01 80 73 FF 01 00 0B")).kind == .other)
     }
 
     @Test func storageCardStatusWordsBecomeType2Answers() throws {

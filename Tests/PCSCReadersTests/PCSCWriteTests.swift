@@ -11,11 +11,6 @@ import TestSupport
     static let message = NDEFMessage(URIRecord(uri: "https://example.com/written-through-pcscd").record(),
                                      try! TextRecord(text: String(repeating: "Saved. ", count: 9)).record())
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-    static func bytes(_ hex: String?) -> [UInt8] {
-        guard let hex, case .success(let bytes) = Hex.decode(hex) else { return [] }
-        return bytes
-    }
 
     /// Writes `message` to the card nfcsim holds (`type`, first holding `--uri`), with `extra`
     /// probe words (lock), then sends `apdus` with pyscard; returns the probe's output and the
@@ -25,7 +20,7 @@ import TestSupport
         try PCSCTools.requirePyscard()
         let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--uri", "https://example.com/old", "--after", "0.5", "--for", "30"])
         defer { pcscd.stop() }
-        let probe = try PCSCRig.probe(["write", Self.hex(Self.message.encoded())] + extra + ["20"], socket: pcscd.socket, timeout: 25)
+        let probe = try PCSCRig.probe(["write", Hex.string(Self.message.encoded())] + extra + ["20"], socket: pcscd.socket, timeout: 25)
         #expect(!probe.timedOut && probe.status == 0, "\(probe.output)\n\(pcscd.log)")
         let run = try PCSCTools.run(PCSCTools.python, [PCSCTools.apduScript, "--reader", "nfcsim 00 00", "--wait", "5"] + apdus,
                                     environment: pcscd.environment, timeout: 15)
@@ -33,7 +28,7 @@ import TestSupport
         struct Answers: Decodable { var responses: [String?] }
         let json = run.output.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init) ?? "{}"
         let answers = try JSONDecoder().decode(Answers.self, from: Data(json.utf8))
-        return (probe, answers.responses.map { Self.bytes($0) })
+        return (probe, answers.responses.map { hex(printed: $0) })
     }
 
     @Test func type4IsWrittenAndPyscardReadsTheNDEFFile() throws {
@@ -75,9 +70,9 @@ import TestSupport
         let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--reader", reader, "--uri", "https://example.com/old",
                                               "--after", "0.5", "--for", "30"])
         defer { pcscd.stop() }
-        let probe = try PCSCRig.probe(["write", Self.hex(short.encoded()), "20"], socket: pcscd.socket, timeout: 25)
+        let probe = try PCSCRig.probe(["write", Hex.string(short.encoded()), "20"], socket: pcscd.socket, timeout: 25)
         #expect(probe.line(startingWith: "written changed=true") != nil, "\(probe.output)\n\(pcscd.log)")
-        #expect(probe.line(startingWith: "ndef=\(Self.hex(short.encoded())) ") != nil, "\(probe.output)")
+        #expect(probe.line(startingWith: "ndef=\(Hex.string(short.encoded())) ") != nil, "\(probe.output)")
         #expect(probe.line(startingWith: "status access=read-write used=\(short.encoded().count)") != nil, "\(probe.output)")
     }
 }

@@ -49,7 +49,7 @@ import TestSupport
     func aFullNTAG216IsReadInAsFewExchangesAsTheReaderAllows(reader: String, link: String, roundTrips: Int, moreAPDUs: Int, product: String) throws {
         let (read, result) = try read(["--reader", reader, "--type", "ntag216"], message: Self.fullNTAG216)
         let got = try #require(read, "\(result.output)")
-        #expect(got.ndef == PCSCReaderTests.hex(Self.fullNTAG216.encoded()))
+        #expect(got.ndef == Hex.string(Self.fullNTAG216.encoded()))
         #expect(got.fields["link"] == link && got.fields["product"] == product, "\(got.fields)")
         #expect(got.count("roundTrips") == roundTrips, "\(got.fields)")
         #expect(got.count("apdus") == roundTrips + moreAPDUs, "\(got.fields)")
@@ -62,7 +62,7 @@ import TestSupport
         let (read, result) = try read(["--reader", "acr122u", "--type", type], message: message)
         #expect(result.line(startingWith: "arrived ")?.contains("platform=\(platform)") == true, "\(result.output)")
         let got = try #require(read, "\(result.output)")
-        #expect(got.ndef == PCSCReaderTests.hex(message.encoded()))
+        #expect(got.ndef == Hex.string(message.encoded()))
         #expect(got.fields["link"] == "acr122u-direct-transmit" && got.line.contains(" product=\(product) "), "\(got.line)")
         #expect(got.count("apdus") == got.count("roundTrips") + 2, "\(got.fields)")
         print("PC/SC ACR122U \(type): roundTrips=\(got.count("roundTrips")) apdus=\(got.count("apdus"))")
@@ -77,7 +77,7 @@ import TestSupport
         defer { pcscd.stop() }
         let result = try PCSCRig.probe(["read", "15"], socket: pcscd.socket, timeout: 20)
         let line = try #require(result.line(startingWith: "ndef="), "\(result.output)\n\(pcscd.log)")
-        #expect(line.hasPrefix("ndef=\(PCSCReaderTests.hex(message.encoded())) ") && line.contains("link=acr122u-direct-transmit"), "\(line)")
+        #expect(line.hasPrefix("ndef=\(Hex.string(message.encoded())) ") && line.contains("link=acr122u-direct-transmit"), "\(line)")
     }
 
     @Test func aFeliCaObjectInAStorageCardReaderIsRefusedWithWhatToDo() throws {

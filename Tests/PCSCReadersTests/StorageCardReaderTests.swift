@@ -29,7 +29,7 @@ import TestSupport
         let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)")
         #expect(arrived.contains("platform=mifareClassic") && arrived.contains(name) && arrived.contains("uid=5c2a91e3"), "\(arrived)")
         let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
-        #expect(read.hasPrefix("ndef=\(PCSCReaderTests.hex(Self.message.encoded())) "), "\(read)")
+        #expect(read.hasPrefix("ndef=\(Hex.string(Self.message.encoded())) "), "\(read)")
         print("PC/SC \(name): \(read.split(separator: " ").dropFirst().joined(separator: " "))")
     }
 
@@ -38,7 +38,7 @@ import TestSupport
         let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)")
         #expect(arrived.contains("platform=type5") && arrived.contains("ISO 15693 part 3"), "\(arrived)")
         let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
-        #expect(read.hasPrefix("ndef=\(PCSCReaderTests.hex(Self.message.encoded())) "), "\(read)")
+        #expect(read.hasPrefix("ndef=\(Hex.string(Self.message.encoded())) "), "\(read)")
         #expect(read.contains("uid=e004010866"), "\(read)")
         print("PC/SC ICODE SLIX2: \(read.split(separator: " ").dropFirst().joined(separator: " "))")
     }
@@ -69,12 +69,12 @@ import TestSupport
         defer { pcscd.stop() }
         let new = NDEFMessage(URIRecord(uri: "https://example.com/written-over-pcsc").record(),
                               try TextRecord(text: String(repeating: "Written. ", count: type == "classic4k" ? 150 : 40)).record())
-        let result = try PCSCRig.probe(["classic-write", PCSCReaderTests.hex(new.encoded()), "25"], socket: pcscd.socket, timeout: 40)
+        let result = try PCSCRig.probe(["classic-write", Hex.string(new.encoded()), "25"], socket: pcscd.socket, timeout: 40)
         #expect(!result.timedOut, "\(result.output)\n\(pcscd.log)")
         let written = try #require(result.line(startingWith: "written "), "\(result.output)\n\(pcscd.log)")
         #expect(written.contains("changed=true"), "\(written)")
         let reads = result.output.split(separator: "\n").filter { $0.hasPrefix("ndef=") }
-        #expect(reads.count == 2 && reads.allSatisfy { $0.hasPrefix("ndef=\(PCSCReaderTests.hex(new.encoded())) ") }, "\(result.output)")
+        #expect(reads.count == 2 && reads.allSatisfy { $0.hasPrefix("ndef=\(Hex.string(new.encoded())) ") }, "\(result.output)")
         #expect(result.line(startingWith: "status=") == "status=read-only formatted=true used=\(new.encoded().count)", "\(result.output)")
         #expect(result.line(startingWith: "secondWrite=") == "secondWrite=refused: read-only", "\(result.output)")
         print("PC/SC \(type): \(written)")
@@ -89,7 +89,7 @@ import TestSupport
         defer { for url in [file, saved] { try? FileManager.default.removeItem(at: url) } }
         let pcscd = try PrivatePCSCD(nfcsim: ["--type", "classic1k", "--ndef", file.path, "--save", saved.path, "--after", "0.5", "--for", "20"])
         let new = NDEFMessage(URIRecord(uri: "https://example.com/saved-over-pcsc").record())
-        let result = try PCSCRig.probe(["classic-write", PCSCReaderTests.hex(new.encoded()), "25"], socket: pcscd.socket, timeout: 40)
+        let result = try PCSCRig.probe(["classic-write", Hex.string(new.encoded()), "25"], socket: pcscd.socket, timeout: 40)
         pcscd.stop()
         #expect(result.line(startingWith: "written ") != nil, "\(result.output)\n\(pcscd.log)")
         let dump = try DumpFile.parse([UInt8](try Data(contentsOf: saved)), raw: nil)
@@ -110,7 +110,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: saved) }
         let pcscd = try PrivatePCSCD(nfcsim: ["--type", type, "--uri", "https://example.com/old", "--save", saved.path, "--after", "0.5", "--for", "20"])
         let new = NDEFMessage(URIRecord(uri: "https://example.com/saved-\(type)").record()).encoded()
-        let result = try PCSCRig.probe(["write", PCSCReaderTests.hex(new), "15"], socket: pcscd.socket, timeout: 25)
+        let result = try PCSCRig.probe(["write", Hex.string(new), "15"], socket: pcscd.socket, timeout: 25)
         pcscd.stop()
         #expect(result.line(startingWith: "written changed=true") != nil, "\(result.output)\n\(pcscd.log)")
         let dump = try DumpFile.parse([UInt8](try Data(contentsOf: saved)), raw: nil)

@@ -21,7 +21,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: file) }
         let pcscd = try PrivatePCSCD(nfcsim: ["--reader", reader, "--type", "ntag215", "--ndef", file.path, "--after", "0.5", "--for", "8"])
         defer { pcscd.stop() }
-        let result = try PCSCRig.probe(["write", PCSCReaderTests.hex(Self.new.encoded())] + extra + ["15"], socket: pcscd.socket, timeout: 20)
+        let result = try PCSCRig.probe(["write", Hex.string(Self.new.encoded())] + extra + ["15"], socket: pcscd.socket, timeout: 20)
         #expect(!result.timedOut, "\(result.output)\n\(pcscd.log)")
         return result
     }
@@ -31,7 +31,7 @@ import TestSupport
         let written = try #require(result.line(startingWith: "written "), "\(result.output)")
         #expect(written.contains("changed=true"), "\(written)")
         let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
-        #expect(read.hasPrefix("ndef=\(PCSCReaderTests.hex(Self.new.encoded())) "), "\(read)")
+        #expect(read.hasPrefix("ndef=\(Hex.string(Self.new.encoded())) "), "\(read)")
         let status = try #require(result.line(startingWith: "status "), "\(result.output)")
         #expect(status.contains("access=read-write used=\(Self.new.encoded().count)") && status.contains("formatted=true"), "\(status)")
         print("PC/SC storage-card write: \(written)")
@@ -43,7 +43,7 @@ import TestSupport
         #expect(written.contains("changed=true"), "\(written)")
         #expect(result.line(startingWith: "readOnly ") != nil, "\(result.output)")
         let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
-        #expect(read.hasPrefix("ndef=\(PCSCReaderTests.hex(Self.new.encoded())) "), "\(read)")
+        #expect(read.hasPrefix("ndef=\(Hex.string(Self.new.encoded())) "), "\(read)")
         let status = try #require(result.line(startingWith: "status "), "\(result.output)")
         #expect(status.contains("access=read-only") && status.contains("formatted=true"), "\(status)")
         print("PC/SC acr122u write: \(written)")
@@ -59,7 +59,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: file) }
         let pcscd = try PrivatePCSCD(nfcsim: ["--reader", reader, "--dump", file.path, "--after", "0.5", "--for", "8"])
         defer { pcscd.stop() }
-        let result = try PCSCRig.probe(["write", PCSCReaderTests.hex(Self.short.encoded())] + extra + ["15"], socket: pcscd.socket, timeout: 20)
+        let result = try PCSCRig.probe(["write", Hex.string(Self.short.encoded())] + extra + ["15"], socket: pcscd.socket, timeout: 20)
         #expect(!result.timedOut, "\(result.output)\n\(pcscd.log)")
         return result
     }
@@ -70,7 +70,7 @@ import TestSupport
         let result = try writeProtected(reader: "storage-card", extra: [])
         #expect(result.line(startingWith: "writeError=refused: protected by a password") != nil, "\(result.output)")
         let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
-        #expect(read.hasPrefix("ndef=\(PCSCReaderTests.hex(Self.old.encoded())) "), "\(read)")
+        #expect(read.hasPrefix("ndef=\(Hex.string(Self.old.encoded())) "), "\(read)")
         let withPassword = try writeProtected(reader: "storage-card", extra: ["password=ffffffff"])
         #expect(withPassword.line(startingWith: "writeError=refused: not supported:") != nil, "\(withPassword.output)")
     }
@@ -83,6 +83,6 @@ import TestSupport
         let written = try writeProtected(reader: "acr122u", extra: ["password=ffffffff"])
         #expect(written.line(startingWith: "written ") != nil, "\(written.output)")
         let read = try #require(written.line(startingWith: "ndef="), "\(written.output)")
-        #expect(read.hasPrefix("ndef=\(PCSCReaderTests.hex(Self.short.encoded())) "), "\(read)")
+        #expect(read.hasPrefix("ndef=\(Hex.string(Self.short.encoded())) "), "\(read)")
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import NDEF
+import NDEF
 import NFCTags
 
 /// Dump files the tests write themselves, in the formats `nfcsim --dump` reads (Flipper Zero
@@ -7,7 +9,7 @@ import NFCTags
 public enum DumpFiles {
     /// Uppercase hex, bytes separated by `separator`.
     public static func hex(_ bytes: some Sequence<UInt8>, separator: String = " ") -> String {
-        bytes.map { String(format: "%02X", $0) }.joined(separator: separator)
+        bytes.map { Hex.spaced([$0], uppercase: true) }.joined(separator: separator)
     }
 
     static func flipperHeader(version: Int, deviceType: String, uid: [UInt8]) -> String {

@@ -1,3 +1,4 @@
+import NDEF
 /// The spool's `counters` file: the next sequence number and the dropped count, as two slots of
 /// fixed width, written alternately in place (``SpoolDirectory``): an update takes no new space,
 /// so it still goes through on a full disk, and a torn write spoils only the slot being written,
@@ -29,7 +30,7 @@ public struct SpoolCounters: Equatable, Sendable {
     /// The slot's bytes.
     public var slot: [UInt8] {
         let body = "v1 \(Self.digits(generation)) \(Self.digits(nextSeq)) \(Self.digits(dropped)) "
-        return Array((body + Self.hex(Self.check(Array(body.utf8))) + "\n").utf8)
+        return Array((body + Hex.digits(Self.check(Array(body.utf8))) + "\n").utf8)
     }
 
     /// What a counters file holds.
@@ -99,11 +100,6 @@ public struct SpoolCounters: Equatable, Sendable {
     private static func digits(_ value: UInt64) -> String {
         let text = String(value)
         return String(repeating: "0", count: 20 - text.count) + text
-    }
-
-    private static func hex(_ value: UInt32) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - text.count) + text
     }
 
     /// FNV-1a, 32 bits: catches a torn slot, which is all it is for.

@@ -1,4 +1,5 @@
 import DBusValues
+import NDEF
 import NDEFReport
 import NFCBusAPI
 import NFCDispatch
@@ -14,7 +15,7 @@ extension DaemonCore {
         guard currentReasons.isEmpty else { return }
         let canJoinNetworks = board.answers(.networkManager)
         guard let offer = Offer.choose(for: report, registry: registry, defaults: defaults, canJoinNetworks: canJoinNetworks) else {
-            log(.info, "an object was read; no app asked for what it holds", ["uid": ScannedObject.hex(uid)])
+            log(.info, "an object was read; no app asked for what it holds", ["uid": Hex.string(uid)])
             return
         }
         let id = newEffectID()

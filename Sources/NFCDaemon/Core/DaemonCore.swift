@@ -1,5 +1,6 @@
 import DBusValues
 import Logging
+import NDEF
 import NDEFReport
 import NFCBusAPI
 import NFCCopy
@@ -389,7 +390,7 @@ extension DaemonCore {
                 }
                 return
             }
-            effects.append(.observe(.detected(reader: object.readerName, uid: ScannedObject.hex(object.identifier), report: report,
+            effects.append(.observe(.detected(reader: object.readerName, uid: Hex.string(object.identifier), report: report,
                                               session: sessions.active?.id)))
             if let session = sessions.active {
                 // An object read while a write session waits (it arrived before the write was

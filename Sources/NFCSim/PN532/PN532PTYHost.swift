@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import NDEF
 import POSIXEvents
 import Synchronization
 import SystemPackage
@@ -134,7 +135,7 @@ public final class PN532PTYHost: @unchecked Sendable {
         for item in decoder.feed(bytes) {
             if let trace {
                 switch item {
-                case .frame(let frame): trace("> " + Self.hex(frame.encoded))
+                case .frame(let frame): trace("> " + Hex.spaced(frame.encoded))
                 case .corrupt(let defect): trace("> corrupt frame: \(defect)")
                 }
             }
@@ -149,7 +150,7 @@ public final class PN532PTYHost: @unchecked Sendable {
     }
 
     private func send(_ bytes: [UInt8]) throws {
-        trace?("< " + Self.hex(bytes))
+        trace?("< " + Hex.spaced(bytes))
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
@@ -175,12 +176,5 @@ public final class PN532PTYHost: @unchecked Sendable {
         }
         wakeUps.shutdown()
         close(slave)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined(separator: " ")
     }
 }

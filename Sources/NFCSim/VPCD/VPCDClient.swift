@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import NDEF
 import POSIXEvents
 import SystemPackage
 
@@ -100,7 +101,7 @@ public final class VPCDClient: @unchecked Sendable {
                     switch reply {
                     case .none: break
                     case .send(let payload):
-                        trace?("< " + Self.hex(payload))
+                        trace?("< " + Hex.spaced(payload))
                         if !(try send(VPCDFraming.frame(payload))) { return .driverClosed }
                     case .leave:
                         trace?("< (the object left the field: closing)")
@@ -225,13 +226,8 @@ public final class VPCDClient: @unchecked Sendable {
         case .control(.powerOn): "power on"
         case .control(.reset): "reset"
         case .control(.getATR): "get ATR"
-        case .unknownControl(let byte): "unknown control \(hex([byte]))"
-        case .apdu(let bytes): hex(bytes)
+        case .unknownControl(let byte): "unknown control \(Hex.spaced([byte]))"
+        case .apdu(let bytes): Hex.spaced(bytes)
         }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]]) }.joined(separator: " ")
     }
 }
