@@ -48,7 +48,7 @@ let package = Package(
             "NDEF", "NFCTags", "POSIXEvents", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
-        .target(name: "LibNFC", dependencies: ["CLibNFC"]),
+        .target(name: "LibNFC", dependencies: ["CLibNFC", "POSIXEvents"]),
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),
         // An MQTT client connection (libmosquitto on its own thread, events as an AsyncStream).
         .target(name: "Mosquitto", dependencies: ["CMosquitto", "POSIXEvents"]),

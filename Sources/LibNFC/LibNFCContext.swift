@@ -1,5 +1,6 @@
 import CLibNFC
 import Dispatch
+import POSIXEvents
 import Synchronization
 
 /// A libnfc context (`nfc_init` … `nfc_exit`).
@@ -17,11 +18,11 @@ import Synchronization
 /// Listing and opening run on the context's own serial queue: `nfc_list_devices` opens and
 /// closes optional devices and edits `LIBNFC_LOG_LEVEL` in the environment while it does.
 ///
-/// Unchecked Sendable: `pointer` (the libnfc context) is set once in `init` and used only on
-/// `queue` (listing, opening) and in `deinit`, when nothing else holds the context.
-public final class LibNFCContext: @unchecked Sendable {
-    let pointer: OpaquePointer
-    private let queue = DispatchQueue(label: "libnfc.context")
+/// The libnfc context is a ``QueueBound`` on that queue (listing, opening); `deinit`, when
+/// nothing else holds the context, hands it to the lock that retires contexts.
+public final class LibNFCContext: Sendable {
+    private let pointer: QueueBound<OpaquePointer>
+    private var queue: DispatchQueue { pointer.queue }
 
     public init() throws(LibNFCError) {
         var context: OpaquePointer?
@@ -30,11 +31,12 @@ public final class LibNFCContext: @unchecked Sendable {
             if context != nil { contexts.live += 1 }
         }
         guard let context else { throw .contextUnavailable }
-        pointer = context
+        pointer = QueueBound(context, queue: DispatchQueue(label: "libnfc.context"))
     }
 
     deinit {
-        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer)))
+        // The last holder is gone: nothing can be on the queue with it.
+        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(pointer.valueForConcurrentUse)))
         Self.lifecycle.withLock { contexts in
             contexts.live -= 1
             contexts.retired.append(address)
@@ -63,7 +65,7 @@ public final class LibNFCContext: @unchecked Sendable {
                 let buffer = UnsafeMutableRawPointer.allocate(byteCount: size * limit, alignment: 8)
                 defer { buffer.deallocate() }
                 buffer.initializeMemory(as: UInt8.self, repeating: 0, count: size * limit)
-                let found = nfc_list_devices(self.pointer, buffer.bindMemory(to: nfc_connstring.self, capacity: limit), limit)
+                let found = nfc_list_devices(self.pointer.value, buffer.bindMemory(to: nfc_connstring.self, capacity: limit), limit)
                 let list = (0..<min(found, limit)).map { i in
                     String(cString: (buffer + i * size).assumingMemoryBound(to: CChar.self))
                 }
@@ -78,7 +80,7 @@ public final class LibNFCContext: @unchecked Sendable {
     public func open(_ connstring: String?) async throws(LibNFCError) -> LibNFCDevice {
         let result: Result<LibNFCDevice, LibNFCError> = await withCheckedContinuation { continuation in
             queue.async {
-                let device = connstring.map { nfc_open(self.pointer, $0) } ?? nfc_open(self.pointer, nil)
+                let device = connstring.map { nfc_open(self.pointer.value, $0) } ?? nfc_open(self.pointer.value, nil)
                 guard let device else {
                     continuation.resume(returning: .failure(.openFailed(connstring: connstring ?? "(first listed)")))
                     return

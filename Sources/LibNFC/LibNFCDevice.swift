@@ -1,5 +1,6 @@
 import CLibNFC
 import Dispatch
+import POSIXEvents
 import Synchronization
 
 /// One open libnfc device.
@@ -9,34 +10,35 @@ import Synchronization
 /// meant to be called while another call blocks, and ``close()``, which is queued behind
 /// whatever is pending.
 ///
-/// Unchecked Sendable: `pointer` (the libnfc device) is used only on `queue`, except by
-/// ``abortCommand()``, which libnfc allows beside a blocking call; the rest is `let` or `state`'s mutex.
-public final class LibNFCDevice: @unchecked Sendable {
+/// The libnfc device is a ``QueueBound`` on `queue`: reached off it, the program traps, except by
+/// ``abortCommand()``, which libnfc allows beside a blocking call.
+public final class LibNFCDevice: Sendable {
     public let connstring: String
     /// The name libnfc gives the device (for a PN532 on a serial line: `pn532_uart:<path>` or the
     /// name from the configuration).
     public let name: String
 
-    private let pointer: OpaquePointer
+    private let pointer: QueueBound<OpaquePointer>
     private let context: LibNFCContext
-    private let queue: DispatchQueue
+    private var queue: DispatchQueue { pointer.queue }
     /// Closed: no more calls; running: a call is inside libnfc (abort only then, since the USB
     /// driver keeps an abort flag that would otherwise end the next call).
     private let state = Mutex<(closed: Bool, running: Bool)>((false, false))
 
+    /// Made on the context's queue, where `nfc_open` returned the device; from here on it is used
+    /// on a queue of its own.
     init(_ pointer: OpaquePointer, context: LibNFCContext) {
-        self.pointer = pointer
         self.context = context
         connstring = String(cString: nfc_device_get_connstring(pointer))
         name = String(cString: nfc_device_get_name(pointer))
-        queue = DispatchQueue(label: "libnfc.device \(connstring)")
+        self.pointer = QueueBound(pointer, queue: DispatchQueue(label: "libnfc.device \(connstring)"))
     }
 
     deinit {
-        let handle = UncheckedHandle(pointer), context = self.context
+        let pointer = self.pointer, context = self.context
         if !state.withLock({ $0.closed }) {
             queue.async {
-                nfc_close(handle.pointer)
+                nfc_close(pointer.value)
                 withExtendedLifetime(context) {}
             }
         }
@@ -57,7 +59,7 @@ public final class LibNFCDevice: @unchecked Sendable {
                         return true
                     }
                     guard open else { continuation.resume(returning: .failure(.closed)); return }
-                    let result = body(self.pointer)
+                    let result = body(self.pointer.value)
                     self.state.withLock { $0.running = false }
                     continuation.resume(returning: result)
                 }
@@ -194,7 +196,8 @@ public final class LibNFCDevice: @unchecked Sendable {
     /// a wait already in progress, so callers keep every wait bounded as well.
     public func abortCommand() {
         state.withLock { state in
-            if !state.closed && state.running { _ = nfc_abort_command(pointer) }
+            // libnfc's abort is meant for another thread while a call blocks on the queue.
+            if !state.closed && state.running { _ = nfc_abort_command(pointer.valueForConcurrentUse) }
         }
     }
 
@@ -206,16 +209,9 @@ public final class LibNFCDevice: @unchecked Sendable {
                     defer { state.closed = true }
                     return !state.closed
                 }
-                if wasOpen { nfc_close(self.pointer) }
+                if wasOpen { nfc_close(self.pointer.value) }
                 continuation.resume()
             }
         }
     }
-}
-
-/// A device pointer handed to the device's own queue when the wrapper goes away.
-/// Unchecked Sendable: it moves to that queue once and is used (closed) there only.
-private struct UncheckedHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }

@@ -58,8 +58,13 @@ public final class PCSCReader: Reader, Sendable {
     /// The readers pcscd knows now.
     public static func readerNames() async throws(ReaderError) -> [String] {
         let context = try await establish()
-        defer { Task { await context.release() } }
-        do { return try await context.readers() } catch { throw explain(error, reader: nil) }
+        let names: [String]
+        do { names = try await context.readers() } catch {
+            await context.release()
+            throw explain(error, reader: nil)
+        }
+        await context.release()
+        return names
     }
 
     /// Opens the reader named `name` (or pcscd's first).

@@ -113,8 +113,6 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
         let client = try MosquittoClient(options)
         client.start()
         let sink = self.sink
-        let forward = Task { for await event in client.events { sink.yield(.client(event)) } }
-        defer { forward.cancel() }
 
         var inFlight: [Int32: UInt64] = [:]
         var readers: Set<String> = []
@@ -149,74 +147,79 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
         record()
         logger.notice("broker: publishing to \(settings.host):\(settings.port) as \(settings.station) on \(topics.scan); \(spool.book.pending.count) events waiting in \(spool.path)")
 
-        await withGracefulShutdownHandler {
-            for await input in inbox {
-                switch input {
-                case .reader(let reader):
-                    if readers.insert(reader).inserted, connected { announce(reader) }
-                case .detected(let reader, let uid, let report, let time):
-                    // Announced before its first event, so Home Assistant knows the scanner first.
-                    if readers.insert(reader).inserted, connected { announce(reader) }
-                    let content = settings.content
-                    let station = settings.station
-                    do {
-                        var payload = ""
-                        let seq = try spool.add { seq in
-                            payload = ScanEvent(seq: seq, time: time, station: station, reader: reader, uid: uid, report: report, content: content).json
-                            return payload
+        // The client's events and the stop's deadline are child tasks of this one, ended with it.
+        await withDiscardingTaskGroup { tasks in
+            tasks.addTask { for await event in client.events { sink.yield(.client(event)) } }
+            await withGracefulShutdownHandler {
+                for await input in inbox {
+                    switch input {
+                    case .reader(let reader):
+                        if readers.insert(reader).inserted, connected { announce(reader) }
+                    case .detected(let reader, let uid, let report, let time):
+                        // Announced before its first event, so Home Assistant knows the scanner first.
+                        if readers.insert(reader).inserted, connected { announce(reader) }
+                        let content = settings.content
+                        let station = settings.station
+                        do {
+                            var payload = ""
+                            let seq = try spool.add { seq in
+                                payload = ScanEvent(seq: seq, time: time, station: station, reader: reader, uid: uid, report: report, content: content).json
+                                return payload
+                            }
+                            if let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
+                            if spoolFailed {
+                                spoolFailed = false
+                                update { $0.lastError = nil }
+                            }
+                        } catch {
+                            spoolFailed = true
+                            // Counted in dropped, its seq left unused: subscribers see the gap.
+                            update { $0.lastError = "an event could not be kept: \(error)" }
+                            logger.error("broker: an event could not be spooled, so it is dropped (\(spool.book.dropped) so far): \(error)")
                         }
-                        if let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
-                        if spoolFailed {
-                            spoolFailed = false
-                            update { $0.lastError = nil }
+                        logNotices()
+                    case .client(.connected(0, _)):
+                        connected = true
+                        update { $0.lastError = nil }
+                        logger.notice("broker: connected to \(settings.host):\(settings.port)")
+                        _ = publish(.init(topic: topics.availability, text: "online", qos: 1, retain: true))
+                        do { try client.subscribe(StationTopics.homeAssistantStatus) } catch {
+                            logger.warning("broker: \(error)")
                         }
-                    } catch {
-                        spoolFailed = true
-                        // Counted in dropped, its seq left unused: subscribers see the gap.
-                        update { $0.lastError = "an event could not be kept: \(error)" }
-                        logger.error("broker: an event could not be spooled, so it is dropped (\(spool.book.dropped) so far): \(error)")
-                    }
-                    logNotices()
-                case .client(.connected(0, _)):
-                    connected = true
-                    update { $0.lastError = nil }
-                    logger.notice("broker: connected to \(settings.host):\(settings.port)")
-                    _ = publish(.init(topic: topics.availability, text: "online", qos: 1, retain: true))
-                    do { try client.subscribe(StationTopics.homeAssistantStatus) } catch {
-                        logger.warning("broker: \(error)")
-                    }
-                    readers.forEach(announce)
-                case .client(.connected(_, let reason)):
-                    update { $0.lastError = "the broker refused the connection: \(reason)" }
-                    logger.warning("broker: \(settings.host):\(settings.port) refused the connection: \(reason)")
-                case .client(.disconnected(let code, let reason)):
-                    if connected || state.lastError == nil {
-                        logger.warning("broker: not connected to \(settings.host):\(settings.port): \(reason); retrying")
-                    }
-                    connected = false
-                    if code != 0 { update { $0.lastError = reason } }
-                case .client(.published(let id)):
-                    if let seq = inFlight.removeValue(forKey: id) { spool.acknowledge(seq) }
-                    if id == stopping { sink.finish() }
-                case .client(.message(let topic, let payload, _)):
-                    if topic == StationTopics.homeAssistantStatus, String(decoding: payload, as: UTF8.self) == "online" {
                         readers.forEach(announce)
-                    }
-                case .stop:
-                    // A clean offline (the will is only for a lost connection); waited for, briefly.
-                    if connected, let id = publish(.init(topic: topics.availability, text: "offline", qos: 1, retain: true)) {
-                        stopping = id
-                        Task { try? await Task.sleep(for: .seconds(2)); sink.yield(.stopTimedOut) }
-                    } else {
+                    case .client(.connected(_, let reason)):
+                        update { $0.lastError = "the broker refused the connection: \(reason)" }
+                        logger.warning("broker: \(settings.host):\(settings.port) refused the connection: \(reason)")
+                    case .client(.disconnected(let code, let reason)):
+                        if connected || state.lastError == nil {
+                            logger.warning("broker: not connected to \(settings.host):\(settings.port): \(reason); retrying")
+                        }
+                        connected = false
+                        if code != 0 { update { $0.lastError = reason } }
+                    case .client(.published(let id)):
+                        if let seq = inFlight.removeValue(forKey: id) { spool.acknowledge(seq) }
+                        if id == stopping { sink.finish() }
+                    case .client(.message(let topic, let payload, _)):
+                        if topic == StationTopics.homeAssistantStatus, String(decoding: payload, as: UTF8.self) == "online" {
+                            readers.forEach(announce)
+                        }
+                    case .stop:
+                        // A clean offline (the will is only for a lost connection); waited for, briefly.
+                        if connected, let id = publish(.init(topic: topics.availability, text: "offline", qos: 1, retain: true)) {
+                            stopping = id
+                            tasks.addTask { try? await Task.sleep(for: .seconds(2)); sink.yield(.stopTimedOut) }
+                        } else {
+                            sink.finish()
+                        }
+                    case .stopTimedOut:
                         sink.finish()
                     }
-                case .stopTimedOut:
-                    sink.finish()
+                    record()
                 }
-                record()
+            } onGracefulShutdown: {
+                sink.yield(.stop)
             }
-        } onGracefulShutdown: {
-            sink.yield(.stop)
+            tasks.cancelAll()
         }
         client.close()
         connected = false
