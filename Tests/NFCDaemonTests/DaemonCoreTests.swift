@@ -253,7 +253,7 @@ import Testing
         guard case .notify(let show2, _, _)? = rig2Scan.first(where: { if case .notify = $0 { true } else { false } }) else { return }
         rig.send(.completed(show2, .shown(4)))
         guard case .handleScan(let second, _, _, _)? = rig.send(.notification(.actionInvoked(id: 4, actionKey: "open"))).first else { return }
-        for _ in DaemonCore.retryDelays {
+        for _ in OfferBook.retryDelays {
             #expect(rig.send(.completed(second, .refused(name: "org.example.Error.Busy", message: ""))).contains {
                 if case .armTimer = $0 { true } else { false }
             })

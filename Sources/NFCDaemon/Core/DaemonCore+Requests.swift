@@ -160,7 +160,7 @@ extension DaemonCore {
             if let session = sessions.active, session.id == id {
                 endSession(id, .timeout, message: copy(for: session.options).timedOut)
             }
-        case .deliveryRetry(let id): retry(id)
+        case .deliveryRetry(let id): effects += offerBook.retry(id, offerContext)
         case .conditionsSettle: settled()
         }
     }

@@ -29,35 +29,6 @@ struct DaemonCore: Sendable {
     /// machine at once, so only a source that failed to start takes this long.
     static let settleDeadline: Duration = .seconds(1)
 
-    /// An offer the person has not answered yet, or whose notification is being shown.
-    struct PendingOffer: Sendable {
-        let offer: Offer
-        let report: ReportValue
-        /// The notification it replaces (0: none).
-        var replacing: UInt32 = 0
-    }
-
-    /// A chosen offer on its way to an app or the browser.
-    struct Delivery: Sendable {
-        enum Target: Sendable {
-            /// HandleScan of `app` at `destination` (a registration's connection, or an
-            /// activatable app's bus name, which the bus starts) and `path`.
-            case handleScan(HandlerApp, destination: String, path: String, scan: DBusValue)
-            /// An installed app started through its Exec line: never tried again (it may have
-            /// started and taken the object).
-            case launch(HandlerApp)
-            case link(String)
-            /// The person's default app started with a link or a file (never tried again).
-            case defaultApp(DefaultApp)
-            /// NetworkManager asked to join the network of this name.
-            case network(String)
-        }
-        let target: Target
-        let notification: UInt32
-        /// Tries made so far (HandleScan only).
-        var tries = 1
-    }
-
     /// The readers of one generation of background reading.
     struct Reading: Sendable {
         var generation = 0
@@ -80,10 +51,6 @@ struct DaemonCore: Sendable {
         let owner: String
     }
 
-    /// Waits before each retry of a delivery whose app answered with an error: about 3.5 s in
-    /// all, a person's patience after choosing.
-    static let retryDelays: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2)]
-
     let configuration: Configuration
     let composer: NotificationComposer
     var registry = HandlerRegistry()
@@ -91,14 +58,8 @@ struct DaemonCore: Sendable {
     var installed = InstalledApps()
     /// The person's default apps, for content no app asked for.
     var defaults = PersonalDefaults()
-    var offers: [UInt32: PendingOffer] = [:]
-    /// The newest offer's notification: the next one replaces it rather than piling up.
-    var currentOffer: UInt32 = 0
-    /// Notifications asked for and not answered yet; nil value: a failure notice, not an offer.
-    var showing: [EffectID: PendingOffer?] = [:]
-    var showingCount: Int { showing.count }
-    var deliveries: [EffectID: Delivery] = [:]
-    var nextEffect: EffectID = 1
+    /// Offers and deliveries: a machine of their own (OfferBook.swift).
+    var offerBook = OfferBook()
     var readers: [Int: ReaderEntry] = [:]
     var nextReaderNumber = 1
     /// Each reader's number, kept for its backend and name: a reader closed for a condition or by
@@ -154,8 +115,8 @@ struct DaemonCore: Sendable {
                 let condition = source.condition
                 log(.info, "\(condition.rawValue): \(board.state(of: condition).rawValue)", ["via": source.rawValue])
             }
-        case .notification(let signal): handle(signal)
-        case .completed(let id, let outcome): completed(id, outcome)
+        case .notification(let signal): effects += offerBook.handle(signal, offerContext)
+        case .completed(let id, let outcome): effects += offerBook.completed(id, outcome, offerContext)
         case .inhibitorReleased(let id):
             if let inhibitor = inhibitors.removeValue(forKey: id) {
                 log(.info, "inhibitor \(id) of \(inhibitor.who) released", ["owner": inhibitor.owner])
@@ -201,9 +162,7 @@ struct DaemonCore: Sendable {
         for id in inhibitors.keys.sorted() { effects.append(.dropInhibitor(id)) }
         inhibitors = [:]
         if reading.running { stopReading() }
-        for id in offers.keys.sorted() { effects.append(.closeNotification(id)) }
-        offers = [:]
-        currentOffer = 0
+        effects += offerBook.withdrawAll()
         effects.append(.finish)
     }
 
@@ -304,10 +263,15 @@ struct DaemonCore: Sendable {
 
     mutating func emit(_ effect: DaemonEffect) { effects.append(effect) }
 
-    mutating func newEffectID() -> EffectID {
-        defer { nextEffect += 1 }
-        return nextEffect
+    /// What the offers read of the core's other state.
+    var offerContext: OfferBook.Context {
+        .init(registry: registry, defaults: defaults, composer: composer, canJoinNetworks: board.answers(.networkManager), stopping: stopping)
     }
+
+    // The offers' state, for the tests that look at it.
+    var offers: [UInt32: OfferBook.PendingOffer] { offerBook.offers }
+    var deliveries: [EffectID: OfferBook.Delivery] { offerBook.deliveries }
+    var showingCount: Int { offerBook.showingCount }
 
     func copy(for options: ScanSessionOptions) -> any ScanCopyCatalog {
         ScanCopy.catalog(for: options.language ?? configuration.language, object: options.object)
@@ -398,7 +362,8 @@ extension DaemonCore {
                 guard session.write == nil else { return log(.info, "an object read while write session \(session.id) waits is not offered") }
                 detected(report, by: session)
             } else {
-                offer(report, uid: object.identifier)
+                // Nothing is offered while background reading pauses.
+                if currentReasons.isEmpty { effects += offerBook.offer(report, uid: object.identifier, offerContext) }
             }
         case .writing, .written: break  // handled above, whatever their generation
         }

@@ -1,29 +1,101 @@
 import DBusValues
+import Logging
 import NDEF
 import NDEFReport
 import NFCBusAPI
+import NFCCopy
 import NFCDispatch
 import NFCObjects
 
-/// Offers in notifications and deliveries to apps and the browser.
+/// Offers in notifications and deliveries to apps and the browser: the offers' part of the core,
+/// a machine of its own (as async-http-client's pool splits its state machine). Each call
+/// returns the effects to do, in order; DaemonCore decides when to call (nothing is offered while
+/// background reading pauses) and hands in what the offers read of its other state (`Context`).
 ///
 /// At most once: HandleScan is tried again only when the app *answered* with an error (busy,
 /// declined for now), which means it did not take the object. A call with no answer (the app
 /// hung or crashed mid-call) is never repeated, since the app may have taken it.
-extension DaemonCore {
-    mutating func offer(_ report: ReportValue, uid: [UInt8]) {
-        guard currentReasons.isEmpty else { return }
-        let canJoinNetworks = board.answers(.networkManager)
-        guard let offer = Offer.choose(for: report, registry: registry, defaults: defaults, canJoinNetworks: canJoinNetworks) else {
+struct OfferBook: Sendable {
+    /// What the offers read of the rest of the core's state, handed in with each call.
+    struct Context: Sendable {
+        var registry: HandlerRegistry
+        var defaults: PersonalDefaults
+        var composer: NotificationComposer
+        /// NetworkManager answers on the system bus, so a network can be offered.
+        var canJoinNetworks: Bool
+        /// The daemon is stopping: no retries.
+        var stopping: Bool
+
+        static let none = Context(registry: HandlerRegistry(), defaults: PersonalDefaults(),
+                                  composer: NotificationComposer(copy: ScanCopy.catalog(for: .english)),
+                                  canJoinNetworks: false, stopping: false)
+    }
+
+    /// An offer the person has not answered yet, or whose notification is being shown.
+    struct PendingOffer: Sendable {
+        let offer: Offer
+        let report: ReportValue
+        /// The notification it replaces (0: none).
+        var replacing: UInt32 = 0
+    }
+
+    /// A chosen offer on its way to an app or the browser.
+    struct Delivery: Sendable {
+        enum Target: Sendable {
+            /// HandleScan of `app` at `destination` (a registration's connection, or an
+            /// activatable app's bus name, which the bus starts) and `path`.
+            case handleScan(HandlerApp, destination: String, path: String, scan: DBusValue)
+            /// An installed app started through its Exec line: never tried again (it may have
+            /// started and taken the object).
+            case launch(HandlerApp)
+            case link(String)
+            /// The person's default app started with a link or a file (never tried again).
+            case defaultApp(DefaultApp)
+            /// NetworkManager asked to join the network of this name.
+            case network(String)
+        }
+        let target: Target
+        let notification: UInt32
+        /// Tries made so far (HandleScan only).
+        var tries = 1
+    }
+
+    /// Waits before each retry of a delivery whose app answered with an error: about 3.5 s in
+    /// all, a person's patience after choosing.
+    static let retryDelays: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2)]
+
+    /// Offers the person may still choose, by notification id.
+    private(set) var offers: [UInt32: PendingOffer] = [:]
+    /// The newest offer's notification: the next one replaces it rather than piling up.
+    private(set) var currentOffer: UInt32 = 0
+    /// Notifications asked for and not answered yet; nil value: a failure notice, not an offer.
+    private(set) var showing: [EffectID: PendingOffer?] = [:]
+    var showingCount: Int { showing.count }
+    /// Chosen offers on their way.
+    private(set) var deliveries: [EffectID: Delivery] = [:]
+    private var nextEffect: EffectID = 1
+    /// The call in progress: its context (between calls none, so the book keeps no copy of the
+    /// core's registry alive) and the effects it returns.
+    private var context = Context.none
+    private var effects: [DaemonEffect] = []
+
+    /// An object was read in the background (and nothing pauses offers): offered if an app or a
+    /// default takes what it holds.
+    mutating func offer(_ report: ReportValue, uid: [UInt8], _ context: Context) -> [DaemonEffect] {
+        self.context = context
+        defer { effects = []; self.context = .none }
+        guard let offer = Offer.choose(for: report, registry: context.registry, defaults: context.defaults,
+                                       canJoinNetworks: context.canJoinNetworks) else {
             log(.info, "an object was read; no app asked for what it holds", ["uid": Hex.string(uid)])
-            return
+            return effects
         }
         let id = newEffectID()
         showing[id] = PendingOffer(offer: offer, report: report, replacing: currentOffer)
         emit(.notify(id, composer.notification(for: offer, report: report), replacing: currentOffer))
+        return effects
     }
 
-    mutating func handle(_ signal: NotificationSignal) {
+    private mutating func handleSignal(_ signal: NotificationSignal) {
         switch signal {
         case .actionInvoked(let id, let key):
             guard key == NotificationContent.defaultActionKey || key == NotificationContent.openActionKey,
@@ -47,7 +119,7 @@ extension DaemonCore {
         }
     }
 
-    mutating func completed(_ id: EffectID, _ outcome: EffectOutcome) {
+    private mutating func complete(_ id: EffectID, _ outcome: EffectOutcome) {
         if let entry = showing.removeValue(forKey: id) {
             return shown(entry, outcome)
         }
@@ -58,7 +130,7 @@ extension DaemonCore {
             log(.info, "sent an object to \(app.appName)", Self.metadata(app))
             finished(delivery, app: app.appName, success: true)
         case (.handleScan(let app, _, _, _), .refused(let name, let message))
-            where Self.mayRetry(name) && delivery.tries <= Self.retryDelays.count && !stopping:
+            where Self.mayRetry(name) && delivery.tries <= Self.retryDelays.count && !context.stopping:
             log(.notice, "\(app.appName) did not take its object yet (\(name ?? "error"): \(message)); trying again", Self.metadata(app))
             emit(.armTimer(.deliveryRetry(id), after: Self.retryDelays[delivery.tries - 1]))
         case (.handleScan(let app, _, _, _), _):
@@ -107,9 +179,9 @@ extension DaemonCore {
 
     /// A retry's time has come: the app is asked again if it is still registered (an installed
     /// app is asked again at its bus name: the bus starts it if it has ended).
-    mutating func retry(_ id: EffectID) {
+    private mutating func retryDelivery(_ id: EffectID) {
         guard var delivery = deliveries[id], case .handleScan(let app, let destination, let path, let scan) = delivery.target else { return }
-        if let registration = app.registration, registry.registration(registration.id) == nil {
+        if let registration = app.registration, context.registry.registration(registration.id) == nil {
             deliveries[id] = nil
             log(.warning, "\(app.appName) left before its object could be sent")
             finished(delivery, app: app.appName, success: false)
@@ -159,10 +231,10 @@ extension DaemonCore {
         case .handler(let match):
             // A declared app that has started and registered since the offer gets it as a running app.
             var app = match.app
-            if case .declared(let declaration) = app, let running = registry.running(declaration.id.name) { app = .registered(running) }
+            if case .declared(let declaration) = app, let running = context.registry.running(declaration.id.name) { app = .registered(running) }
             switch app {
             case .registered(let offered):
-                guard let registration = registry.registration(offered.id) else {
+                guard let registration = context.registry.registration(offered.id) else {
                     return undeliverable(app, notification: notification, because: "left")
                 }
                 let scan = Self.scan(pending.report, adding: "registration", .uint32(registration.id))
@@ -170,7 +242,7 @@ extension DaemonCore {
                                           notification: notification)
                 emit(.handleScan(id, owner: registration.owner, handlerPath: registration.handlerPath, scan: scan))
             case .declared(let declaration):
-                guard registry.declarations.contains(where: { $0.id == declaration.id }) else {
+                guard context.registry.declarations.contains(where: { $0.id == declaration.id }) else {
                     return undeliverable(app, notification: notification, because: "was removed")
                 }
                 switch declaration.launch {
@@ -267,5 +339,50 @@ extension DaemonCore {
         case .refused(let name, let message): "\(name ?? "refused"): \(message)"
         case .noAnswer(let why): "no answer: \(why)"
         }
+    }
+
+    /// What the notification server said of an offer (chosen, closed, the server came or went).
+    mutating func handle(_ signal: NotificationSignal, _ context: Context) -> [DaemonEffect] {
+        self.context = context
+        defer { effects = []; self.context = .none }
+        handleSignal(signal)
+        return effects
+    }
+
+    /// An effect of the offers' ended (shown, delivered, refused, no answer).
+    mutating func completed(_ id: EffectID, _ outcome: EffectOutcome, _ context: Context) -> [DaemonEffect] {
+        self.context = context
+        defer { effects = []; self.context = .none }
+        complete(id, outcome)
+        return effects
+    }
+
+    /// A delivery's retry time has come.
+    mutating func retry(_ id: EffectID, _ context: Context) -> [DaemonEffect] {
+        self.context = context
+        defer { effects = []; self.context = .none }
+        retryDelivery(id)
+        return effects
+    }
+
+    /// The daemon stops: every offer's notification is withdrawn.
+    mutating func withdrawAll() -> [DaemonEffect] {
+        defer { offers = [:]; currentOffer = 0 }
+        return offers.keys.sorted().map { .closeNotification($0) }
+    }
+
+    // MARK: Effects
+
+    private var composer: NotificationComposer { context.composer }
+
+    private mutating func log(_ level: Logger.Level, _ message: String, _ metadata: [String: String] = [:]) {
+        effects.append(.log(level, message, metadata: metadata))
+    }
+
+    private mutating func emit(_ effect: DaemonEffect) { effects.append(effect) }
+
+    private mutating func newEffectID() -> EffectID {
+        defer { nextEffect += 1 }
+        return nextEffect
     }
 }
