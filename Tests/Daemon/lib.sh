@@ -1,8 +1,10 @@
 # The shared library of the end-to-end scenarios (Tests/Daemon/scenarios/*.sh), sourced by the
 # runner Tests/Daemon/daemon-e2e.sh, which sets ROOT, SUPPORT, RIG, PY, BUILD, NFCSCAND and NFCSIM.
 # Each scenario begins (a private desktop rig in a directory of its own), starts the parts it
-# needs, checks, and finishes. Waits are on conditions (wait_for); a scenario that must show that
-# something does *not* happen waits a bounded time and says why in a comment.
+# needs, checks, and finishes. The runner runs each scenario file in a subshell of its own (with
+# --jobs, several side by side), so its counters and variables are its own. Waits are on
+# conditions (wait_for); a scenario that must show that something does *not* happen waits a
+# bounded time and says why in a comment.
 # shellcheck shell=bash
 
 # say, wait_for and name_owned are Tests/Support/testlib.sh's: say writes "daemon-e2e: ..." to
@@ -33,7 +35,9 @@ begin() { # NAME [RIG OPTIONS...]
   scenario_failed=0
   pids=()
   say "scenario $name ($DIR)"
-  eval "$(bash "$RIG" start "$DIR" --watch-pid $$ "$@")"
+  # The rig stops by itself once the shell running this scenario ends (the runner's subshell).
+  local runner=$BASHPID
+  eval "$(bash "$RIG" start "$DIR" --watch-pid "$runner" "$@")"
   export BROWSER="$SUPPORT/record_browser.sh" NFCSCAN_TEST_BROWSER_LOG="$DIR/browser.log"
   # Hermetic: the machine's own system bus (a real logind, NetworkManager) and the developer's
   # configuration never reach the daemons under test; scenarios that want them start stand-ins.

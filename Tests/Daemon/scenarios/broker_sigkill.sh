@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# e2e: alone (beside another scenario the spooled event was once never published after the restart:
+# nfcscand publishes it while its mosquitto thread is still connecting; a race to look into)
 
 # At least once across a crash (issue 15): an object read while the broker is down waits in the
 # spool; nfcscand is SIGKILLed with it there; after the broker and nfcscand are back the event

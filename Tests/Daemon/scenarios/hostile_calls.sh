@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# e2e: alone (24 MiB calls and floods load the machine; Gets under 50 ms and resident memory are checks)
 
 # Issue 20, a hostile local program (Tests/Support/hostile_client.py): oversized calls, a flood of
 # the largest registrations then ListApps, one connection starting every session it can, a flood
