@@ -72,10 +72,14 @@ run_scenario() { # NAME
 RUN=$(mktemp -d /tmp/nfcscan-e2e-run.XXXXXX)
 declare -A running=()   # PID -> scenario file
 declare -A began=()     # scenario file -> EPOCHREALTIME at its start
-stop_all() {
+stop_all() { # (interrupted) ends the scenario files under way; what they said so far is printed
   local pid
   for pid in "${!running[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${!running[@]}"; do wait "$pid" 2>/dev/null || true; done
+  for pid in "${!running[@]}"; do
+    wait "$pid" 2>/dev/null || true
+    if [ -f "$RUN/${running[$pid]}.log" ]; then cat "$RUN/${running[$pid]}.log"; fi
+    say "${running[$pid]}: interrupted"
+  done
   rm -rf "$RUN"
 }
 trap stop_all EXIT
