@@ -110,7 +110,8 @@ check-units: build
 	bash scripts/check-units.sh .build/debug/nfcscand
 
 # nfcscand end to end with real parts: a private session bus, Xvfb and dunst, libnfc reading an
-# emulated PN532, test apps over D-Bus, a stand-in portal (Tests/Daemon/daemon-e2e.sh).
+# emulated PN532, test apps over D-Bus, a stand-in portal (Tests/Daemon/daemon-e2e.sh). Two scenario
+# files run side by side; NFCSCAN_E2E_JOBS=N sets how many (1: one after the other).
 daemon-test: build
 	bash Tests/Daemon/daemon-e2e.sh .build/debug
 

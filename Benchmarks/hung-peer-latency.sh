@@ -29,10 +29,9 @@ if [ "${1:-}" = --calls ]; then calls=$2; shift 2; fi
 NFCSIM=$(readlink -f "$1")/nfcsim
 [ -x "$NFCSIM" ] || { echo "hung-peer-latency: no nfcsim in $1" >&2; exit 66; }
 
-wait_until() { # SECONDS COMMAND...: true once COMMAND succeeds, false after SECONDS
-  local deadline=$(( $(date +%s) + $1 )); shift
-  until "$@" 2>/dev/null; do [ "$(date +%s)" -lt "$deadline" ] || return 1; sleep 0.1; done
-}
+# shellcheck source=Tests/Support/testlib.sh
+. "$SUPPORT/testlib.sh"   # wait_for (it says what it waited for, on standard error)
+TESTLIB_NAME="hung-peer-latency" TESTLIB_SAY_FD=2
 
 status=0
 for build in "$@"; do
@@ -46,11 +45,12 @@ for build in "$@"; do
   "$NFCSIM" pn532 --link "$dir/pn532" --keep-reader --uri https://example.com/poster --after 3 --for 2 >"$dir/nfcsim.log" 2>&1 &
   pids+=($!)
   line="hung-peer-latency: $build"
-  if wait_until 10 grep -q serving "$dir/hung.log" && wait_until 10 test -e "$dir/pn532"; then
+  if wait_for "the hung notification server" 10 grep -q serving "$dir/hung.log" \
+    && wait_for "the emulated reader" 10 test -e "$dir/pn532"; then
     LIBNFC_DEVICE="pn532_uart:$dir/pn532" LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME=/nonexistent/nfcscan-bench/pcscd.comm \
       "$build/nfcscand" --camera-devices "$dir/video*" --rfkill-device "$dir/rfkill" >"$dir/nfcscand.log" 2>&1 &
     pids+=($!)
-    if wait_until 20 grep -q '"Notify"' "$dir/hung.jsonl"; then
+    if wait_for "Notify at the hung server" 20 grep -q '"Notify"' "$dir/hung.jsonl"; then
       probe=$("$PY" "$SUPPORT/api_latency.py" --calls "$calls" 2>>"$dir/latency.log" || true)
       line+=" $("$PY" -c 'import json,sys; d=json.loads(sys.argv[1]); print(" ".join(f"{k}={d[k]}" for k in ("calls","unanswered","p50_ms","p99_ms","worst_ms")))' "$probe")"
     else

@@ -1,16 +1,24 @@
 # The shared library of the end-to-end scenarios (Tests/Daemon/scenarios/*.sh), sourced by the
 # runner Tests/Daemon/daemon-e2e.sh, which sets ROOT, SUPPORT, RIG, PY, BUILD, NFCSCAND and NFCSIM.
 # Each scenario begins (a private desktop rig in a directory of its own), starts the parts it
-# needs, checks, and finishes. Waits are on conditions (wait_for); a scenario that must show that
-# something does *not* happen waits a bounded time and says why in a comment.
+# needs, checks, and finishes. The runner runs each scenario file in a subshell of its own (with
+# --jobs, several side by side), so its counters and variables are its own. Waits are on
+# conditions (wait_for); a scenario that must show that something does *not* happen waits a
+# bounded time and says why in a comment.
 # shellcheck shell=bash
+
+# say, wait_for and name_owned are Tests/Support/testlib.sh's: say writes "daemon-e2e: ..." to
+# standard output, and a wait_for that gives up is a failed check (bad).
+# shellcheck source=Tests/Support/testlib.sh
+. "$SUPPORT/testlib.sh"
+TESTLIB_NAME="daemon-e2e"
+TESTLIB_ON_TIMEOUT=bad
 
 failures=0
 checks=0
 DIR=""
 pids=()
 
-say() { echo "daemon-e2e: $*"; }
 ok() { checks=$((checks + 1)); echo "  ok   $*"; }
 bad() { checks=$((checks + 1)); failures=$((failures + 1)); echo "  FAIL $*"; scenario_failed=1; }
 check() { # DESCRIPTION COMMAND...
@@ -27,7 +35,9 @@ begin() { # NAME [RIG OPTIONS...]
   scenario_failed=0
   pids=()
   say "scenario $name ($DIR)"
-  eval "$(bash "$RIG" start "$DIR" --watch-pid $$ "$@")"
+  # The rig stops by itself once the shell running this scenario ends (the runner's subshell).
+  local runner=$BASHPID
+  eval "$(bash "$RIG" start "$DIR" --watch-pid "$runner" "$@")"
   export BROWSER="$SUPPORT/record_browser.sh" NFCSCAN_TEST_BROWSER_LOG="$DIR/browser.log"
   # Hermetic: the machine's own system bus (a real logind, NetworkManager) and the developer's
   # configuration never reach the daemons under test; scenarios that want them start stand-ins.
@@ -101,7 +111,7 @@ daemon() { # ARGS...
     "${NFCSCAND_WRAP[@]}" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" "$@" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
-  wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
+  wait_for "nfcscand on the bus" 15 eval 'name_owned "$DBUS_SESSION_BUS_ADDRESS" org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
   PREVIOUS_OWNER=$(owner_of org.nfcscan.Scanner1)
 }
 
@@ -115,7 +125,7 @@ private_pcscd() { # SHELL-COMMAND
   bash "$ROOT/scripts/private-pcscd.sh" --keep -- bash -c "$1" >"$DIR/pcscd.log" 2>&1 &
   PCSCD_SCRIPT_PID=$!
   pids+=($!)
-  wait_for "the private pcscd" 15 'grep -q ^PCSC_READER= "$DIR/pcscd.log"'
+  wait_for "the private pcscd" 15 grep -q ^PCSC_READER= "$DIR/pcscd.log"
   PCSC_SOCKET=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
 }
 pcsc_nfcscand() {
@@ -124,9 +134,9 @@ pcsc_nfcscand() {
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
   local readers; readers=$(lines_matching "using reader" "$DIR/nfcscand.log")
-  wait_for "nfcscand on the bus" 15 'name_owned org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
+  wait_for "nfcscand on the bus" 15 eval 'name_owned "$DBUS_SESSION_BUS_ADDRESS" org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
   PREVIOUS_OWNER=$(owner_of org.nfcscan.Scanner1)
-  wait_for "the vpcd reader in use" 15 'test "$(lines_matching "using reader" "$DIR/nfcscand.log")" -gt "$readers"'
+  wait_for "the vpcd reader in use" 15 eval 'test "$(lines_matching "using reader" "$DIR/nfcscand.log")" -gt "$readers"'
 }
 
 # Two badges held near the vpcd reader one after the other (a link, then a text, 2 s apart), for
@@ -153,7 +163,7 @@ mqtt_broker_start_again() {
   mosquitto -c "$DIR/mosquitto.conf" >>"$DIR/mosquitto.log" 2>&1 &
   MQTT_PID=$!
   pids+=($!)
-  wait_for "mosquitto on 127.0.0.1:$MQTT_PORT" 10 'grep -q "^mosquitto version .* running" "$DIR/mosquitto.log"'
+  wait_for "mosquitto on 127.0.0.1:$MQTT_PORT" 10 grep -q "^mosquitto version .* running" "$DIR/mosquitto.log"
 }
 mqtt_broker_stop() {
   kill "$MQTT_PID" 2>/dev/null || true
@@ -165,7 +175,7 @@ mqtt_watch() { # FILE TOPIC-FILTER...: returns once the broker has the subscript
   for filter in "$@"; do args+=(-t "$filter"); done
   mosquitto_sub -h 127.0.0.1 -p "$MQTT_PORT" -i "$id" -q 1 -v "${args[@]}" >"$file" 2>&1 &
   pids+=($!)
-  wait_for "mosquitto_sub subscribed" 10 'grep -q "^$id 1 " "$DIR/mosquitto.log"'
+  wait_for "mosquitto_sub subscribed" 10 grep -q "^$id 1 " "$DIR/mosquitto.log"
 }
 
 app() { # NAME ARGS... : a test app; waits until it registered
@@ -177,17 +187,7 @@ app() { # NAME ARGS... : a test app; waits until it registered
   wait_for "$name registered" 15 grep -q '^registered' "$DIR/app-$name.log"
 }
 
-wait_for() { # WHAT SECONDS 'COMMAND' (evaluated anew each time: single-quote what must be)
-  local what=$1 seconds=$2; shift 2
-  local deadline=$(( $(date +%s%N) + seconds * 1000000000 ))
-  until eval "$*" 2>/dev/null; do
-    if [ "$(date +%s%N)" -ge "$deadline" ]; then bad "waited ${seconds}s for $what"; return 1; fi
-    sleep 0.1
-  done
-}
-
 owner_of() { busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user status "$1" 2>/dev/null | sed -n 's/^UniqueName=//p'; }
-name_owned() { busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user status "$1" >/dev/null 2>&1; }
 shown() { bash "$RIG" shown "$DIR" "$@"; }
 shown_count() { shown --all | grep -c . || true; }
 wait_offer() { # WHAT: until dunst shows a notification (at most 20 s)
@@ -208,7 +208,7 @@ condition() { # NAME -> its state in the Conditions property (clear, holds, unkn
 }
 paused() { get_property PausedReasons; }
 expect_paused() { # CODE SECONDS DESCRIPTION: within SECONDS, PausedReasons is CODE alone
-  wait_for "the pause ($1)" "$2" 'test "$(paused)" = "as 1 \"'"$1"'\""' || true
+  wait_for "the pause ($1)" "$2" eval 'test "$(paused)" = "as 1 \"'"$1"'\""' || true
   check "$3" test "$(paused)" = "as 1 \"$1\""
 }
 # Whether a PropertiesChanged of Scanner1 carried CODE (in PausedReasons or Conditions) so far.
@@ -257,7 +257,7 @@ events() { [ -f "$1" ] && "$PY" -c 'import json,sys; print(" ".join(json.loads(l
 # fails on its uid argument, so it is replaced by one that answers as logind does.)
 logind_session() { # locked|unlocked
   mock logind --system logind
-  wait_for "logind's stand-in" 10 'sysbus status org.freedesktop.login1 >/dev/null' || true
+  wait_for "logind's stand-in" 10 eval 'sysbus status org.freedesktop.login1 >/dev/null' || true
   local uid user; uid=$(id -u); user=$(id -un)
   sysbus call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.DBus.Mock AddMethod sssss \
     org.freedesktop.login1.Manager GetUser u o 'ret = "/org/freedesktop/login1/user/%d" % args[0]'
@@ -312,7 +312,7 @@ watch_objects() {
   dbus-monitor --address "$DBUS_SESSION_BUS_ADDRESS" "type='signal',interface='org.freedesktop.DBus.ObjectManager'" \
     >"$DIR/objects.log" 2>&1 &
   pids+=($!)
-  wait_for "the object monitor" 10 'test -s "$DIR/objects.log"'
+  wait_for "the object monitor" 10 test -s "$DIR/objects.log"
 }
 
 # The private pcscd crashes (SIGKILL), and is started again in the same namespaces, on the same

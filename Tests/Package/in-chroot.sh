@@ -3,7 +3,8 @@
 # private mount, PID and network namespaces). Not meant to be run on a real system: it installs
 # and purges the package and adds a user.
 #
-# Usage (inside the root): in-chroot.sh DIR   (DIR holds package.deb, poster.ndef, this script)
+# Usage (inside the root): in-chroot.sh DIR   (DIR holds package.deb, poster.ndef, this script and
+# Tests/Support/testlib.sh, which package-test.sh copies beside it)
 # Environment: NFCSCAN_VERSION, the version the package must report.
 # Exit status: 0 every check passed; 1 a check failed (the line before says which).
 set -euo pipefail
@@ -11,24 +12,17 @@ dir=${1:?usage: in-chroot.sh DIR}
 version=${NFCSCAN_VERSION:?NFCSCAN_VERSION must be set}
 failures=0
 pids=()
-say() { echo "package-test: [chroot] $*"; }
-pass() { say "ok: $*"; }
-fail() { say "FAIL: $*" >&2; failures=$((failures + 1)); }
+TESTLIB_NAME="package-test"   # say, wait_for, name_owned (Tests/Support/testlib.sh)
+# shellcheck source=Tests/Support/testlib.sh
+. "$dir/testlib.sh"
+pass() { say "[chroot] ok: $*"; }
+fail() { say "[chroot] FAIL: $*" >&2; failures=$((failures + 1)); }
 cleanup() {
   local pid
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   su_tester "tmux kill-server" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
-# Waits up to $1 seconds for the command after it to succeed (polled every 0.1 s).
-wait_for() {
-  local seconds=$1; shift
-  local deadline=$((SECONDS + seconds))
-  until "$@"; do
-    [ "$SECONDS" -lt "$deadline" ] || return 1
-    sleep 0.1
-  done
-}
 
 # 1. No Swift toolchain here, before or after.
 no_toolchain() {
@@ -55,7 +49,10 @@ no_toolchain && pass "ldd: every library of nfcscan, nfcscand, nfcsim found; non
 
 # A person's account runs everything below, as on a desktop.
 useradd --create-home --shell /bin/bash tester
-tester=(setpriv --reuid=tester --regid=tester --init-groups env HOME=/home/tester USER=tester LOGNAME=tester SHELL=/bin/bash bash -c)
+as_tester=(setpriv --reuid=tester --regid=tester --init-groups env HOME=/home/tester USER=tester LOGNAME=tester SHELL=/bin/bash)
+tester=("${as_tester[@]}" bash -c)
+# name_owned asks tester's bus as tester: a session bus takes connections from its own user only.
+TESTLIB_DBUS_AS=("${as_tester[@]}")
 su_tester() { "${tester[@]}" "cd; $1"; }
 # In the background (`bg_tester CMD &`): the program replaces the subshell, so $! is its pid.
 bg_tester() { exec "${tester[@]}" "cd; exec $1"; }
@@ -77,7 +74,7 @@ fi
 # 5. A simulated poster on a simulated PN532, read through the libnfc Debian ships (libnfc6).
 bg_tester "nfcsim pn532 --type ntag215 --uri https://example.com/summer-concert --link /tmp/reader --for 120" >/tmp/nfcsim.log 2>&1 &
 pids+=($!)
-if wait_for 10 test -e /tmp/reader; then
+if wait_for "the simulated reader" 10 test -e /tmp/reader; then
   out=$(su_tester "LIBNFC_DEVICE=pn532_uart:/tmp/reader LIBNFC_AUTO_SCAN=false nfcscan --json --timeout 10" 2>/tmp/nfcscan.err) || true
   if grep -q '"uri":"https://example.com/summer-concert"' <<<"$out" && grep -q '"backend":"libnfc"' <<<"$out" && grep -q '"product":"NTAG215"' <<<"$out"; then
     pass "nfcsim pn532 + nfcscan --json through libnfc: NTAG215, https://example.com/summer-concert"
@@ -97,25 +94,22 @@ managed_objects() {
   out=$(bus "--dest=org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager.GetManagedObjects") \
     && grep -q '^method return' <<<"$out" && grep -q "$1" <<<"$out"
 }
-# Whether anything owns the name. Asking this of the bus never starts a service; calling the
-# name itself does, so waiting on managed_objects alone would race the by-hand daemon against
-# one the bus activates (the loser exits 75: the name is taken).
-name_owned() {
-  bus "--dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner string:org.nfcscan.Scanner1" \
-    | grep -q 'boolean true'
-}
+# Whether anything owns the name (name_owned): asking this of the bus never starts a service;
+# calling the name itself does, so waiting on managed_objects alone would race the by-hand daemon
+# against one the bus activates (the loser exits 75: the name is taken).
 start_bus() {
   mkdir -p /tmp/bus && chown tester: /tmp/bus
   bg_tester "dbus-daemon --session --address=unix:path=/tmp/bus/socket --nofork --nopidfile" >/tmp/dbus.log 2>&1 &
   pids+=($!)
-  wait_for 10 test -S /tmp/bus/socket
+  wait_for "the private bus's socket" 10 test -S /tmp/bus/socket
 }
 if start_bus; then
   # The simulated reader of step 5 too: it must show up as a Reader1 object.
   DBUS_SESSION_BUS_ADDRESS=unix:path=/tmp/bus/socket LIBNFC_DEVICE=pn532_uart:/tmp/reader LIBNFC_AUTO_SCAN=false \
     bg_tester "nfcscand --config ~/nfcscand.conf --camera-devices '' --rfkill-device ''" >/tmp/nfcscand.log 2>&1 &
   daemon=$!; pids+=("$daemon")
-  if wait_for 20 name_owned && wait_for 20 managed_objects '"org.nfcscan.Reader1"'; then
+  if wait_for "nfcscand on the bus" 20 name_owned unix:path=/tmp/bus/socket org.nfcscan.Scanner1 \
+    && wait_for "the reader in GetManagedObjects" 20 managed_objects '"org.nfcscan.Reader1"'; then
     pass "nfcscand (by hand, example nfcscand.conf): GetManagedObjects lists the simulated reader: $(grep -o 'object path "/org/nfcscan/Scanner1/readers/[^"]*"' <<<"$out" | head -n 1)"
     ver=$(bus "--dest=org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.Properties.Get string:org.nfcscan.Scanner1 string:Version")
     grep -q "\"$version\"" <<<"$ver" && pass "Version property: $version" || { echo "$ver" >&2; fail "Version property"; }
@@ -126,7 +120,7 @@ if start_bus; then
   daemon_status=0; wait "$daemon" || daemon_status=$?
   [ "$daemon_status" -eq 0 ] && pass "nfcscand stops cleanly on SIGTERM" || { cat /tmp/nfcscand.log >&2; fail "nfcscand exited $daemon_status on SIGTERM"; }
   # No nfcscand now: the call makes the bus start one from /usr/share/dbus-1/services.
-  if wait_for 20 managed_objects 'array \['; then
+  if wait_for "GetManagedObjects by D-Bus activation" 20 managed_objects 'array \['; then
     pass "D-Bus activation (/usr/share/dbus-1/services/org.nfcscan.Scanner1.service): GetManagedObjects answers"
   else
     echo "$out" >&2; cat /tmp/dbus.log >&2; fail "D-Bus activation of nfcscand"
@@ -152,8 +146,8 @@ else
 fi
 pane() { su_tester "tmux capture-pane -p -t t" 2>/dev/null; }
 su_tester "tmux new-session -d -s t -x 120 -y 30 'bash --login -i'"
-if wait_for 10 eval 'pane | grep -q "\\$"' \
-  && su_tester "tmux send-keys -t t 'nfcscan re' Tab" && wait_for 10 eval 'pane | grep -q "nfcscan readers"'; then
+if wait_for "bash's prompt in tmux" 10 eval 'pane | grep -q "\\$"' \
+  && su_tester "tmux send-keys -t t 'nfcscan re' Tab" && wait_for "the completion in tmux" 10 eval 'pane | grep -q "nfcscan readers"'; then
   pass "tmux: typing nfcscan re<TAB> in bash gives: $(pane | grep -o 'nfcscan readers.*' | head -n 1)"
 else
   pane >&2; fail "tmux: nfcscan re<TAB> did not complete to readers"
@@ -175,4 +169,4 @@ else
   cat "$dir/purge.log" >&2; fail "purge"
 fi
 
-if [ "$failures" -eq 0 ]; then say "all checks passed"; else say "$failures check(s) failed"; exit 1; fi
+if [ "$failures" -eq 0 ]; then say "[chroot] all checks passed"; else say "[chroot] $failures check(s) failed"; exit 1; fi

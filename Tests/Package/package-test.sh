@@ -34,7 +34,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 usage() { echo "usage: Tests/Package/package-test.sh PACKAGE.deb" >&2; exit 64; }
-say() { echo "package-test: $*"; }
+TESTLIB_NAME="package-test"   # say (standard output); in-chroot.sh uses the same library in the root
+# shellcheck source=Tests/Support/testlib.sh
+. Tests/Support/testlib.sh
 die() { local status=$1; shift; echo "package-test: $*" >&2; exit "$status"; }
 
 # --- Inside the namespaces (the script calls itself): mount, chroot, run the checks. ---
@@ -68,7 +70,7 @@ if [ "${1:-}" = --inside ]; then
   mount -t tmpfs -o mode=1777 shm "$merged/dev/shm"; mounts+=("$merged/dev/shm")
   mount -t tmpfs -o mode=755 run "$merged/run"; mounts+=("$merged/run")
   mkdir -p "$merged/tmp/nfcscan-test"
-  cp "$work/package.deb" "$work/poster.ndef" Tests/Package/in-chroot.sh "$merged/tmp/nfcscan-test/"
+  cp "$work/package.deb" "$work/poster.ndef" Tests/Package/in-chroot.sh Tests/Support/testlib.sh "$merged/tmp/nfcscan-test/"
   chmod -R a+rX "$merged/tmp/nfcscan-test"
   status=0
   env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=xterm-256color \

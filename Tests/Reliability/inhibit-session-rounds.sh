@@ -52,7 +52,9 @@ case "$rounds$max_crashes" in ''|*[!0-9]*) echo "inhibit-session-rounds: --round
 NFCSCAND=$(readlink -f "$build")/nfcscand
 [ -x "$NFCSCAND" ] || { echo "inhibit-session-rounds: no nfcscand in $build (swift build --product nfcscand)" >&2; exit 66; }
 
-say() { echo "inhibit-session-rounds: $*" >&2; }
+TESTLIB_NAME="inhibit-session-rounds" TESTLIB_SAY_FD=2 TESTLIB_POLL=0.05   # say, wait_for, name_owned
+# shellcheck source=Tests/Support/testlib.sh
+. "$ROOT/Tests/Support/testlib.sh"
 
 DIR=$(mktemp -d /tmp/nfcscan-rounds.XXXXXX)
 pcscd_pid=
@@ -68,20 +70,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-# Polls CHECK every 50 ms until it holds (the deadline only bounds a failure).
-wait_for() { # WHAT SECONDS CHECK...
-  local what=$1 seconds=$2; shift 2
-  local deadline=$(( $(date +%s) + seconds ))
-  until "$@" >/dev/null 2>&1; do
-    if [ "$(date +%s)" -ge "$deadline" ]; then say "no $what within $seconds s"; return 1; fi
-    sleep 0.05
-  done
-}
-name_owned() {
-  dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.NameHasOwner "string:$1" | grep -q true
-}
 
 eval "$(bash "$RIG" start "$DIR" --no-dunst --watch-pid $$)"
 export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$DIR/no-system-bus XDG_CONFIG_HOME=$DIR/config
@@ -106,7 +94,7 @@ while :; do
     SWIFT_BACKTRACE=enable=yes,interactive=no,output-to=stderr \
     ${NFCSCAND_WRAPPER:-} "$NFCSCAND" --verbose --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" >"$log" 2>&1 &
   daemon_pid=$!   # (NFCSCAND_WRAPPER is split into words on purpose)
-  wait_for "nfcscand on the bus" 20 name_owned org.nfcscan.Scanner1
+  wait_for "nfcscand on the bus" 20 name_owned "$DBUS_SESSION_BUS_ADDRESS" org.nfcscan.Scanner1
   status=0
   "$PY" "$HERE/inhibit_session_rounds.py" "${tolerate[@]}" --first-round $((done_rounds + 1)) --rounds $((rounds - done_rounds)) >"$DIR/client-$generation.out" \
     2> >(tee -a "$DIR/client-$generation.err" >&2) || status=$?

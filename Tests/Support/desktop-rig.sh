@@ -55,7 +55,9 @@ PY=/usr/bin/python3   # Debian's, with python3-gi and python3-dbus (not a pyenv 
 HELPER="$SUPPORT/rig_notifications.py"
 NOTIFICATIONS=org.freedesktop.Notifications
 
-say() { echo "desktop-rig: $*" >&2; }
+TESTLIB_NAME="desktop-rig" TESTLIB_SAY_FD=2 TESTLIB_POLL=0.05   # say, wait_for, name_owned: Tests/Support/testlib.sh
+# shellcheck source=Tests/Support/testlib.sh
+. "$SUPPORT/testlib.sh"
 usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$SELF"; }
 fail() { say "$*"; exit 1; }
 
@@ -110,31 +112,26 @@ launch() { # NAME LOG FD3|- ENV... -- COMMAND...
   record "$name" $!
 }
 
-# Polls CHECK (a command) every 50 ms for up to TIMEOUT seconds while NAME's process lives.
+# Waits (wait_for) until CHECK (a command) holds, for up to TIMEOUT seconds while NAME's process
+# lives; when it gives up, or NAME's process ended first, says so and shows NAME's log.
 wait_until() { # NAME WHAT TIMEOUT CHECK...
   local name=$1 what=$2 timeout=$3; shift 3
-  local deadline=$(( $(date +%s%N) + ${timeout%.*} * 1000000000 ))
-  while ! "$@" >/dev/null 2>&1; do
-    if ! record_alive "$name"; then
-      say "$name exited before $what; its log ($DIR/logs/$name.log):"
-      tail -n 30 "$DIR/logs/$name.log" >&2 2>/dev/null || true
-      return 1
-    fi
-    if [ "$(date +%s%N)" -ge "$deadline" ]; then
-      say "$name: no $what within $timeout s; its log ($DIR/logs/$name.log):"
-      tail -n 30 "$DIR/logs/$name.log" >&2 2>/dev/null || true
-      return 1
-    fi
-    sleep 0.05
-  done
+  PART_GONE=
+  if wait_for "$what from $name" "$timeout" ready_or_gone "$name" "$@" && [ -z "$PART_GONE" ]; then return 0; fi
+  if [ -n "$PART_GONE" ]; then say "$name exited before $what; its log ($DIR/logs/$name.log):"
+  else say "$name's log ($DIR/logs/$name.log):"; fi
+  tail -n 30 "$DIR/logs/$name.log" >&2 2>/dev/null || true
+  return 1
+}
+ready_or_gone() { # NAME CHECK...: true once CHECK holds, or once NAME's process ended (PART_GONE=1)
+  local name=$1; shift
+  "$@" && return 0
+  record_alive "$name" && return 1
+  PART_GONE=1
 }
 
 bus_answers() { # ADDRESS
   dbus-send --bus="$1" --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.ListNames
-}
-name_owned() { # ADDRESS NAME
-  dbus-send --bus="$1" --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.NameHasOwner "string:$2" | grep -q true
 }
 name_gone() { ! name_owned "$@"; }
 file_has_line() { [ -s "$1" ] && grep -q . "$1" && [ "$(tail -c1 "$1" | od -An -c | tr -d ' ')" = '\n' ]; }
@@ -247,12 +244,8 @@ stop_dunst() { # TIMEOUT
     kill_processes "$(members_of "$pid")"
   fi
   rm -f "$DIR/pids/dunst"
-  local i
-  for ((i = 0; i < $1 * 20; i++)); do
-    name_gone "$address" "$NOTIFICATIONS" && return 0
-    sleep 0.05
-  done
-  fail "$NOTIFICATIONS is still owned on the rig's bus after dunst stopped"
+  wait_for "$NOTIFICATIONS to leave the rig's bus" "$1" name_gone "$address" "$NOTIFICATIONS" \
+    || fail "$NOTIFICATIONS is still owned on the rig's bus after dunst stopped"
 }
 
 env_value() { # NAME -> its value in DIR/env

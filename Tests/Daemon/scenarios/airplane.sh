@@ -9,14 +9,14 @@
 scenario_airplane() {
   begin airplane --system-bus
   mock nm --system networkmanager
-  wait_for "NetworkManager's stand-in" 10 'sysbus status org.freedesktop.NetworkManager >/dev/null' || true
+  wait_for "NetworkManager's stand-in" 10 eval 'sysbus status org.freedesktop.NetworkManager >/dev/null' || true
   "$PY" "$SUPPORT/rfkill_fixture.py" "$DIR/rfkill" hold wlan bluetooth >"$DIR/rfkill.log" 2>&1 &
   pids+=($!)
-  wait_for "the rfkill stand-in" 10 'grep -q ready "$DIR/rfkill.log"' || true
+  wait_for "the rfkill stand-in" 10 grep -q ready "$DIR/rfkill.log" || true
   sim --uri https://example.com/poster --after 9 --for 14
   daemon
   app Posters --filter uri-scheme=https,uri-host=example.com
-  wait_for "airplane mode known" 10 'test "$(condition airplane-mode)" = clear' || true
+  wait_for "airplane mode known" 10 eval 'test "$(condition airplane-mode)" = clear' || true
   check "radios on: airplane-mode clear, background reading on" test "$(condition airplane-mode) $(paused)" = "clear as 0"
   "$PY" "$SUPPORT/rfkill_fixture.py" "$DIR/rfkill" block 0 1
   expect_paused airplane-mode 5 "every radio blocked (rfkill): PausedReasons airplane-mode"
@@ -35,23 +35,23 @@ scenario_airplane() {
   check "one radio unblocked: the object still near the reader is offered" test "$(offers)" = 1
   check "airplane-mode clear again" test "$(condition airplane-mode) $(paused)" = "clear as 0"
   session_client waiting --object poster --timeout 30
-  wait_for "the session" 10 'grep -q started "$DIR/session-waiting.jsonl"' || true
+  wait_for "the session" 10 grep -q started "$DIR/session-waiting.jsonl" || true
   sysbus set-property org.freedesktop.NetworkManager /org/freedesktop/NetworkManager org.freedesktop.NetworkManager WirelessEnabled b false
-  wait_for "the session's end" 10 'grep -q invalidated "$DIR/session-waiting.jsonl"' || true
+  wait_for "the session's end" 10 grep -q invalidated "$DIR/session-waiting.jsonl" || true
   check "NetworkManager's radios off: the running session ends (radio-disabled)" test "$(json "$DIR/session-waiting.jsonl" 'd["reason"]')" = radio-disabled
   check "and background reading pauses for airplane mode" test "$(paused)" = 'as 1 "airplane-mode"'
   sysbus set-property org.freedesktop.NetworkManager /org/freedesktop/NetworkManager org.freedesktop.NetworkManager WirelessEnabled b true
-  wait_for "the resume" 5 'test "$(paused)" = "as 0"' || true
+  wait_for "the resume" 5 eval 'test "$(paused)" = "as 0"' || true
   check "Wi-Fi back on: background reading resumes" test "$(paused)" = "as 0"
   # The desktop's own switch (GNOME's settings daemon on the session bus), set as its quick settings do.
   mock gsd --session "$SUPPORT/gsd_rfkill.py"
-  wait_for "the desktop's switch" 10 'name_owned org.gnome.SettingsDaemon.Rfkill' || true
+  wait_for "the desktop's switch" 10 name_owned "$DBUS_SESSION_BUS_ADDRESS" org.gnome.SettingsDaemon.Rfkill || true
   busctl --address="$DBUS_SESSION_BUS_ADDRESS" set-property org.gnome.SettingsDaemon.Rfkill /org/gnome/SettingsDaemon/Rfkill \
     org.gnome.SettingsDaemon.Rfkill AirplaneMode b true
   expect_paused airplane-mode 5 "the desktop's airplane-mode switch on (gsd-rfkill AirplaneMode): PausedReasons airplane-mode"
   busctl --address="$DBUS_SESSION_BUS_ADDRESS" set-property org.gnome.SettingsDaemon.Rfkill /org/gnome/SettingsDaemon/Rfkill \
     org.gnome.SettingsDaemon.Rfkill AirplaneMode b false
-  wait_for "the resume" 5 'test "$(paused)" = "as 0"' || true
+  wait_for "the resume" 5 eval 'test "$(paused)" = "as 0"' || true
   check "the switch off: background reading resumes" test "$(paused)" = "as 0"
   finish
 }

@@ -13,11 +13,11 @@ scenario_app_vanish() {
   wait_offer "the offer"
   check "offered for the most specific app" test "$(shown | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["appname"])')" = Slow
   bash "$RIG" invoke "$DIR" open >/dev/null
-  wait_for "HandleScan taken" 10 'test "$(lines "$DIR/app-Slow.jsonl")" -ge 1' || true
+  wait_for "HandleScan taken" 10 eval 'test "$(lines "$DIR/app-Slow.jsonl")" -ge 1' || true
   local killed; killed=$(now_ms)
   kill -KILL "$slow"
   # At once: the bus answers the call NoReply when the app's connection ends (the deadline is 30 s).
-  wait_for "the person told" 5 'grep -q x-nfcscan.object.error "$DIR/notifications.jsonl"' || true
+  wait_for "the person told" 5 grep -q x-nfcscan.object.error "$DIR/notifications.jsonl" || true
   local told=$(( $(now_ms) - killed ))
   check "the person is told the app did not take it" grep -q x-nfcscan.object.error "$DIR/notifications.jsonl"
   check "the vanished app was called once" test "$(lines "$DIR/app-Slow.jsonl")" = 1

@@ -20,8 +20,8 @@ scenario_broker() {
   mqtt_watch "$DIR/mqtt.log" 'nfcscan/#' 'homeassistant/#'
   sim --uri https://www.home-assistant.io/tag/front-door --after 5 --for 3
   daemon
-  wait_for "availability online" 15 'grep -qx "nfcscan/counter-2/availability online" "$DIR/mqtt.log"'
-  wait_for "a scan event" 20 'grep -q "^nfcscan/counter-2/scan " "$DIR/mqtt.log"'
+  wait_for "availability online" 15 grep -qx "nfcscan/counter-2/availability online" "$DIR/mqtt.log"
+  wait_for "a scan event" 20 grep -q "^nfcscan/counter-2/scan " "$DIR/mqtt.log"
   object_gone_for 1
   check "one scan event for one object" test "$(lines_matching '^nfcscan/counter-2/scan ' "$DIR/mqtt.log")" = 1
   sed -n 's|^nfcscan/counter-2/scan ||p' "$DIR/mqtt.log" >"$DIR/scan.jsonl"
@@ -30,12 +30,12 @@ scenario_broker() {
   check "tag_id: the id of the Home Assistant tag link" test "$(json "$DIR/scan.jsonl" 'd["tag_id"]')" = front-door
   check "publish = records (the default): the records as nfcscan --json gives them" \
     test "$(json "$DIR/scan.jsonl" 'd["records"][0]["uri"]')" = https://www.home-assistant.io/tag/front-door
-  wait_for "discovery for the reader" 10 'grep -q "^homeassistant/tag/counter-2_[A-Za-z0-9_-]*/config " "$DIR/mqtt.log"'
+  wait_for "discovery for the reader" 10 eval 'grep -q "^homeassistant/tag/counter-2_[A-Za-z0-9_-]*/config " "$DIR/mqtt.log"'
   timeout 5 mosquitto_sub -h 127.0.0.1 -p "$MQTT_PORT" -t 'homeassistant/tag/#' --retained-only -W 2 -v >"$DIR/retained.log" 2>&1 || true
   check "discovery is retained, naming the scan topic" \
     grep -q '^homeassistant/tag/counter-2_[A-Za-z0-9_-]*/config {"topic":"nfcscan/counter-2/scan","value_template":' "$DIR/retained.log"
-  wait_for "the spool empty" 10 '[ -z "$(find "$XDG_STATE_HOME/nfcscan/spool" -name "*.json")" ]'
-  wait_for "Broker: connected, nothing pending" 10 'get_property Broker | grep -q "\"connected\" b true \"pending\" u 0"' || true
+  wait_for "the spool empty" 10 eval '[ -z "$(find "$XDG_STATE_HOME/nfcscan/spool" -name "*.json")" ]'
+  wait_for "Broker: connected, nothing pending" 10 eval 'get_property Broker | grep -q "\"connected\" b true \"pending\" u 0"' || true
   check "the Broker property: station, connected, nothing pending or dropped, no error" \
     test "$(get_property Broker)" = 'a{sv} 4 "station" s "counter-2" "connected" b true "pending" u 0 "dropped" t 0'
   check "nfcscan status says where scans go" bash -c '"$1" status | grep -qx "Scans are sent to the message server as counter-2."' _ "$BUILD/nfcscan"
@@ -43,7 +43,7 @@ scenario_broker() {
     test "$("$BUILD/nfcscan" status --json | "$PY" -c 'import json,sys; b=json.load(sys.stdin)["broker"]; print(b["station"], b["connected"], b["pending"], b["dropped"], "last_error" in b)')" = "counter-2 True 0 0 False"
   kill -TERM "$DAEMON_PID"
   wait "$DAEMON_PID" || true
-  wait_for "availability offline after a stop" 10 '[ "$(grep "^nfcscan/counter-2/availability " "$DIR/mqtt.log" | tail -n 1)" = "nfcscan/counter-2/availability offline" ]' || true
+  wait_for "availability offline after a stop" 10 eval '[ "$(grep "^nfcscan/counter-2/availability " "$DIR/mqtt.log" | tail -n 1)" = "nfcscan/counter-2/availability offline" ]' || true
   check "availability: online while it ran, a clean offline after SIGTERM" \
     test "$(sed -n 's|^nfcscan/counter-2/availability ||p' "$DIR/mqtt.log" | tr '\n' ' ')" = "online offline "
   finish

@@ -12,7 +12,7 @@ scenario_camera_race() {
   "$PY" -c 'import sys,time; time.sleep(max(0, float(sys.argv[2]) + 7.9 - time.time())); f=open(sys.argv[1]); print("open", flush=True); time.sleep(8)' \
     "$DIR/video0" "$start" >"$DIR/camera.log" 2>&1 &
   pids+=($!)
-  wait_for "the camera open" 15 'grep -q open "$DIR/camera.log"' || true
+  wait_for "the camera open" 15 grep -q open "$DIR/camera.log" || true
   # Negative, bounded: the object has been near the reader (from 8 s) for 2 s, several reads' time.
   object_near_for 2
   check "the camera opened" grep -q open "$DIR/camera.log"

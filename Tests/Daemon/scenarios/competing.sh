@@ -11,8 +11,8 @@ scenario_competing() {
   wait_offer "the offer"
   check "the offer names the most specific app" test "$(shown --all | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["appname"])')" = Posters
   bash "$RIG" invoke "$DIR" open >/dev/null
-  wait_for "HandleScan" 10 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
-  wait_for "the delivery done" 10 'grep -q "sent an object to Posters" "$DIR/nfcscand.log"' || true
+  wait_for "HandleScan" 10 eval 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
+  wait_for "the delivery done" 10 grep -q "sent an object to Posters" "$DIR/nfcscand.log" || true
   check "only the matched app received it" test "$(lines "$DIR/app-Posters.jsonl")$(lines "$DIR/app-Browserish.jsonl")$(lines "$DIR/app-Newest.jsonl")" = 100
   finish
 }

@@ -47,7 +47,7 @@ scenario_default_apps() {
   sim --uri 'mailto:hello@example.com?subject=Poster' --after 4 --for 3
   daemon
   default_offer_chosen "Write to hello@example.com?"
-  wait_for "the mail app started" 10 'test "$(lines "$DIR/exec.jsonl")" -ge 1' || true
+  wait_for "the mail app started" 10 eval 'test "$(lines "$DIR/exec.jsonl")" -ge 1' || true
   check "mimeapps.list's choice, Mutt, got the link as its argument" \
     test "$(json "$DIR/exec.jsonl" '" ".join(d["argv"])')" = "mutt mailto:hello@example.com?subject=Poster"
   object_gone_for 0.5
@@ -59,7 +59,7 @@ scenario_default_apps() {
   sim --uri 'tel:+1-555-0100' --after 4 --for 3
   daemon
   default_offer_chosen "Call +1-555-0100?"
-  wait_for "the phone app started" 10 'test "$(lines "$DIR/exec.jsonl")" -ge 1' || true
+  wait_for "the phone app started" 10 eval 'test "$(lines "$DIR/exec.jsonl")" -ge 1' || true
   check "the app declaring tel: got the number" test "$(json "$DIR/exec.jsonl" '" ".join(d["argv"])')" = "phone tel:+1-555-0100"
   finish
 
@@ -73,14 +73,14 @@ scenario_default_apps() {
   # Markup in the name is inert in the summary, which dunst would read as markup (issue 20).
   default_offer_chosen "Add Jane ＜b＞Doe＜/b＞ to Contacts?"
   check "the markup in the name is not markup in the body either" test "$(json "$DIR/offer.json" 'd.get("body") or ""')" = ""
-  wait_for "the contacts app started" 10 'test "$(lines "$DIR/exec.jsonl")" -ge 1' || true
+  wait_for "the contacts app started" 10 eval 'test "$(lines "$DIR/exec.jsonl")" -ge 1' || true
   local file
   file=$(json "$DIR/exec.jsonl" 'd["argv"][1]')
   check "a private .vcf file in \$XDG_RUNTIME_DIR/nfcscan: $file" test "$(dirname "$file"):${file##*.}" = "$XDG_RUNTIME_DIR/nfcscan:vcf"
   check "readable only by the person" test "$(json "$DIR/exec.jsonl" 'd["files"][d["argv"][1]]["mode"]')" = 0600
   check "holding the card as the object had it" \
     test "$(json "$DIR/exec.jsonl" 'd["files"][d["argv"][1]]["text"].splitlines()[2]')" = "FN:Jane <b>Doe</b>"
-  wait_for "the file removed once the app exited" 5 'test ! -e "$file"' || true
+  wait_for "the file removed once the app exited" 5 eval 'test ! -e "$file"' || true
   check "the file is gone" test ! -e "$file"
   finish
 
@@ -97,7 +97,7 @@ scenario_default_apps() {
   begin default-wifi --system-bus
   default_apps_rig
   mock nm --system networkmanager
-  wait_for "NetworkManager's stand-in" 10 'sysbus status org.freedesktop.NetworkManager >/dev/null' || true
+  wait_for "NetworkManager's stand-in" 10 eval 'sysbus status org.freedesktop.NetworkManager >/dev/null' || true
   local device
   device=$(sysbus call org.freedesktop.NetworkManager /org/freedesktop/NetworkManager org.freedesktop.DBus.Mock AddWiFiDevice ssi wlan0 wlan0 100 | cut -d'"' -f2)
   sysbus call org.freedesktop.NetworkManager /org/freedesktop/NetworkManager org.freedesktop.DBus.Mock AddAccessPoint ssssuuuyu \
@@ -114,7 +114,7 @@ scenario_default_apps() {
   check "the offer says: Join the network CafeGuest?" test "$(json "$DIR/offer.json" 'd["summary"]')" = "Join the network CafeGuest?"
   check "the key is in no notification" bash -c '! grep -q "correct horse" "$1"' _ "$DIR/notifications.jsonl"
   bash "$RIG" invoke "$DIR" open >/dev/null
-  wait_for "AddAndActivateConnection" 10 'grep -q AddAndActivateConnection "$DIR/mock-nm.log"' || true
+  wait_for "AddAndActivateConnection" 10 grep -q AddAndActivateConnection "$DIR/mock-nm.log" || true
   "$PY" - "$DBUS_SYSTEM_BUS_ADDRESS" >"$DIR/nm-call.json" <<'PY'
 import json, sys, dbus
 bus = dbus.bus.BusConnection(sys.argv[1])

@@ -25,8 +25,8 @@ scenario_exec_app() {
   check "the offer names the app: $(json "$DIR/offer.json" 'd["summary"]')" test "$(json "$DIR/offer.json" 'd["summary"]')" = "Open the link in Menu Reader?"
   check "nothing started before the choice" test ! -e "$DIR/exec.jsonl"
   bash "$RIG" invoke "$DIR" open >/dev/null
-  wait_for "the app started" 10 'test "$(lines "$DIR/exec.jsonl")" -ge 1' || true
-  wait_for "the start logged" 10 'grep -q "started Menu Reader with an object" "$DIR/nfcscand.log"' || true
+  wait_for "the app started" 10 eval 'test "$(lines "$DIR/exec.jsonl")" -ge 1' || true
+  wait_for "the start logged" 10 grep -q "started Menu Reader with an object" "$DIR/nfcscand.log" || true
   local rec=$DIR/exec.jsonl file
   file=$(json "$rec" 'd["argv"][1]')
   check "argv: --object FILE --name NAME, no shell" test "$(json "$rec" 'd["argv"][0] + "|" + d["argv"][2] + "|" + d["argv"][3]')" = "--object|--name|Menu Reader"
@@ -38,7 +38,7 @@ scenario_exec_app() {
   check "no descriptor of the daemon leaked: $(json "$rec" 'd["fds"]')" test "$(json "$rec" 'len(d["fds"])')" = 0
   check "standard input is /dev/null" test "$(json "$rec" 'd["stdin"]')" = /dev/null
   check "the app leads its own session" test "$(json "$rec" 'd["sid_is_pid"]')" = True
-  wait_for "the file removed once the app exited" 5 'test ! -e "$file"' || true
+  wait_for "the file removed once the app exited" 5 eval 'test ! -e "$file"' || true
   check "the file is gone" test ! -e "$file"
   object_gone_for 0.5
   check "started exactly once" test "$(lines "$rec")" = 1

@@ -23,8 +23,8 @@ scenario_handler() {
   check "app name and icon from the registration" test "$(json "$DIR/offer.json" 'd["appname"] + " " + d["app_icon"]')" = "Posters org.example.Posters"
   check "it expires" test "$(json "$DIR/offer.json" 'd["expire_timeout"]')" -gt 0
   bash "$RIG" invoke "$DIR" open >/dev/null
-  wait_for "HandleScan" 10 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
-  wait_for "the delivery done" 10 'grep -q "sent an object to Posters" "$DIR/nfcscand.log"' || true
+  wait_for "HandleScan" 10 eval 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
+  wait_for "the delivery done" 10 grep -q "sent an object to Posters" "$DIR/nfcscand.log" || true
   object_gone_for 0.5   # the object stayed, then left: no second notification, no second delivery
   check "the app received the object exactly once" test "$(lines "$DIR/app-Posters.jsonl")" = 1
   local rec=$DIR/app-Posters.jsonl

@@ -10,7 +10,7 @@ scenario_hostile_bus_loss() {
   local bus_pid; bus_pid=$(pgrep -f "dbus-daemon --config-file=$DIR/session.conf" | head -n 1)
   check "the rig's session bus found" test -n "$bus_pid"
   kill -KILL "$bus_pid"
-  wait_for "nfcscand to exit" 10 '! kill -0 "$DAEMON_PID"' || true
+  wait_for "nfcscand to exit" 10 eval '! kill -0 "$DAEMON_PID"' || true
   local status=0
   wait "$DAEMON_PID" || status=$?
   check "nfcscand exited 69 (systemd's Restart=on-failure starts it again)" test "$status" = 69

@@ -20,15 +20,15 @@ scenario_hostile_spool() {
     '$NFCSIM' vpcd --uri https://example.com/badge/2 --after 5 --for 1 &&
     '$NFCSIM' vpcd --uri https://example.com/badge/3 --after 3 --for 1 &&
     sleep 6 && '$NFCSIM' vpcd --uri https://example.com/badge/4 --after 1 --for 1"
-  wait_for "the first event" 30 'grep -q "^nfcscan/door/scan " "$DIR/mqtt.log"' || true
+  wait_for "the first event" 30 grep -q "^nfcscan/door/scan " "$DIR/mqtt.log" || true
   # The disk fills up (dd stops at ENOSPC).
   nsenter --target "$DAEMON_PID" --mount -- dd if=/dev/zero of="$XDG_STATE_HOME/filler" bs=4k 2>/dev/null || true
-  wait_for "two events that could not be kept" 30 'test "$(lines_matching "could not be spooled, so it is dropped" "$DIR/nfcscand.log")" -ge 2' || true
+  wait_for "two events that could not be kept" 30 eval 'test "$(lines_matching "could not be spooled, so it is dropped" "$DIR/nfcscand.log")" -ge 2' || true
   local broker; broker=$(get_property Broker)
   check "the Broker property counts them as dropped and says why ($broker)" \
     bash -c '[[ $1 == *"\"dropped\" t 2"* && $1 == *"could not be kept"* ]]' _ "$broker"
   nsenter --target "$DAEMON_PID" --mount -- rm -f "$XDG_STATE_HOME/filler"
-  wait_for "the fourth badge's event" 30 'test "$(lines_matching "^nfcscan/door/scan " "$DIR/mqtt.log")" -ge 2' || true
+  wait_for "the fourth badge's event" 30 eval 'test "$(lines_matching "^nfcscan/door/scan " "$DIR/mqtt.log")" -ge 2' || true
   local seqs; seqs=$(sed -n 's|^nfcscan/door/scan ||p' "$DIR/mqtt.log" | "$PY" -c 'import json,sys; print(" ".join(str(json.loads(l)["seq"]) for l in sys.stdin))')
   check "the broker saw seq 1 and 4: a gap where the two lost events were, no seq reused ($seqs)" test "$seqs" = "1 4"
   check "nfcscan status --json: 2 dropped" \

@@ -11,7 +11,7 @@ scenario_hostile_text() {
   "$PY" "$SUPPORT/test_handler_app.py" --app-name '<b>Notes & <i>Co' --record "$DIR/app-markup.jsonl" \
     --filter media-type=text/plain >"$DIR/app-markup.log" 2>&1 &
   pids+=($!)
-  wait_for "the app registered" 15 'grep -q "^registered" "$DIR/app-markup.log"'
+  wait_for "the app registered" 15 grep -q "^registered" "$DIR/app-markup.log"
   wait_offer "the offer"
   local body; body=$(grep '"event": "notify"' "$DIR/notifications.jsonl" | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["body"])' || true)
   echo "    body sent: $body"

@@ -10,8 +10,8 @@ scenario_inhibit() {
   app Posters --filter uri-scheme=https,uri-host=example.com
   "$PY" "$SUPPORT/inhibit.py" --hold 8 >"$DIR/inhibit.log" 2>&1 &
   pids+=($!)
-  wait_for "the inhibitor" 10 'grep -q inhibited "$DIR/inhibit.log"' || true
-  wait_for "the readers released" 10 'grep -q "background reading stops" "$DIR/nfcscand.log"' || true
+  wait_for "the inhibitor" 10 grep -q inhibited "$DIR/inhibit.log" || true
+  wait_for "the readers released" 10 grep -q "background reading stops" "$DIR/nfcscand.log" || true
   check "PausedReasons: reader-in-use" test "$(get_property PausedReasons)" = 'as 1 "reader-in-use"'
   check "nfcscan status says so in plain words" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while the reader is in use."
   check "nfcscan status --json gives the code" \
@@ -23,7 +23,7 @@ scenario_inhibit() {
   # time, and nothing may be offered.
   object_near_for 1.5
   check "nothing offered while inhibited" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 0
-  wait_for "the release" 10 'grep -q released "$DIR/inhibit.log"' || true
+  wait_for "the release" 10 grep -q released "$DIR/inhibit.log" || true
   wait_offer "the offer once released"
   check "the object still near the reader is offered after the release" test "$(lines_matching '"event": "notify"' "$DIR/notifications.jsonl")" = 1
   check "PausedReasons clear again" test "$(get_property PausedReasons)" = "as 0"
@@ -31,7 +31,7 @@ scenario_inhibit() {
     call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager GetManagedObjects | grep -q '\"/org/nfcscan/Scanner1/readers/1\"'"
   check "nfcscan status: on" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is on."
   "$PY" "$SUPPORT/inhibit.py" --hold 0.5 --exit >"$DIR/inhibit2.log" 2>&1 || true
-  wait_for "the release by exit" 10 'test "$(lines_matching "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log")" = 1' || true
+  wait_for "the release by exit" 10 eval 'test "$(lines_matching "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log")" = 1' || true
   check "an app that ends releases its inhibitor" grep -q "inhibitor 2 of Test Wallet released" "$DIR/nfcscand.log"
   finish
 }

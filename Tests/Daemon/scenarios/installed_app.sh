@@ -40,7 +40,7 @@ SERVICE
   printf '[Desktop Entry]\nType=Application\nName=Posters\nIcon=org.nfcscan.TestPosters\nDBusActivatable=true\nExec=false\nX-NFCScan-Filters=uri-scheme=https,uri-host=example.com,uri-path-prefix=/poster;media-type=text/vcard;\n' \
     >"$XDG_DATA_HOME/applications/org.nfcscan.TestPosters.desktop.tmp"
   mv "$XDG_DATA_HOME/applications/org.nfcscan.TestPosters.desktop.tmp" "$XDG_DATA_HOME/applications/org.nfcscan.TestPosters.desktop"
-  wait_for "nfcscan apps lists the installed app" 5 '"$BUILD/nfcscan" apps | grep -q "^Posters  (org.nfcscan.TestPosters)  installed  started through D-Bus"' || true
+  wait_for "nfcscan apps lists the installed app" 5 eval '"$BUILD/nfcscan" apps | grep -q "^Posters  (org.nfcscan.TestPosters)  installed  started through D-Bus"' || true
   "$BUILD/nfcscan" apps >"$DIR/apps.txt"
   check "with its filters" grep -qx "  uri-scheme=https,uri-host=example.com,uri-path-prefix=/poster" "$DIR/apps.txt"
   check "the app is not running before the object" bash -c "! busctl --address='$DBUS_SESSION_BUS_ADDRESS' --user status org.nfcscan.TestPosters >/dev/null 2>&1"
@@ -52,8 +52,8 @@ SERVICE
   check "hints: its desktop entry" test "$(json "$DIR/offer.json" 'd["hints"]["desktop-entry"]')" = "org.nfcscan.TestPosters"
   check "still nothing started before the person chooses" test ! -e "$DIR/app-started.log"
   bash "$RIG" invoke "$DIR" open >/dev/null
-  wait_for "HandleScan in the started app" 20 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
-  wait_for "the delivery done" 10 'grep -q "sent an object to Posters" "$DIR/nfcscand.log"' || true
+  wait_for "HandleScan in the started app" 20 eval 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
+  wait_for "the delivery done" 10 grep -q "sent an object to Posters" "$DIR/nfcscand.log" || true
   object_gone_for 0.5
   check "the bus started the app once" test "$(lines "$DIR/app-started.log")" = 1
   check "it received the object exactly once" test "$(lines "$DIR/app-Posters.jsonl")" = 1
@@ -63,7 +63,7 @@ SERVICE
 
   # Removed while nfcscand runs.
   rm "$XDG_DATA_HOME/applications/org.nfcscan.TestPosters.desktop"
-  wait_for "nfcscan apps drops the removed app" 5 '! "$BUILD/nfcscan" apps | grep -q "^Posters"' || true
+  wait_for "nfcscan apps drops the removed app" 5 eval '! "$BUILD/nfcscan" apps | grep -q "^Posters"' || true
   check "the removal is logged" grep -q "Posters (org.nfcscan.TestPosters.desktop) no longer declares" "$DIR/nfcscand.log"
   kill -TERM "$DAEMON_PID"; wait "$DAEMON_PID" || true
   local status=0; "$BUILD/nfcscan" apps >"$DIR/apps-off.txt" 2>&1 || status=$?

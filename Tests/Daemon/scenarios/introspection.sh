@@ -7,7 +7,7 @@ scenario_introspection() {
   begin introspection
   sim --after 60 --for 1 # a reader, with nothing near it while the scenario runs
   daemon
-  wait_for "the reader object" 15 'busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager GetManagedObjects | grep -q pn532_uart' || true
+  wait_for "the reader object" 15 eval 'busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager GetManagedObjects | grep -q pn532_uart' || true
   # One line per object: PATH, then "ok", its interfaces and child nodes, or "error" and why.
   "$PY" - "$DIR" >"$DIR/introspection.log" 2>&1 <<'EOF' || true
 import sys, dbus, xml.etree.ElementTree as ET

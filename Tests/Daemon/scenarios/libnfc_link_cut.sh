@@ -9,10 +9,10 @@ scenario_libnfc_link_cut() {
   sim --type ntag216 --text "$text" --after 4 --for 30 --die-at-exchange 4
   daemon
   app Notes --filter media-type=text/plain
-  wait_for "the reader to die mid-read" 20 'grep -q "dying (SIGKILL)" "$DIR/nfcsim.log"' || true
+  wait_for "the reader to die mid-read" 20 grep -q "dying (SIGKILL)" "$DIR/nfcsim.log" || true
   local died; died=$(now_ms)
   wait "$SIM_PID" 2>/dev/null || true   # reaped here: the shell says nothing of its SIGKILL
-  wait_for "nfcscand to notice" 15 'grep -qE "is gone|could not be read" "$DIR/nfcscand.log"' || true
+  wait_for "nfcscand to notice" 15 eval 'grep -qE "is gone|could not be read" "$DIR/nfcscand.log"' || true
   local noticed=$(( $(now_ms) - died ))
   local logged; logged=$(grep -m1 -E "is gone|could not be read" "$DIR/nfcscand.log" | cut -c1-200 || true)
   check "nfcscand logs the failed read: $logged" test -n "$logged"

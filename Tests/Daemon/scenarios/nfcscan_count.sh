@@ -13,9 +13,9 @@ scenario_nfcscan_count() {
   check "one multiple-object session, ended by nfcscan" grep -q "scan session 1 ended: user-canceled" "$DIR/nfcscand.log"
   "$BUILD/nfcscan" --object badge --timeout 30 >"$DIR/nfcscan-int.out" 2>&1 &
   local scan=$!
-  wait_for "the second session" 10 'grep -q "scan session 2 started" "$DIR/nfcscand.log"' || true
+  wait_for "the second session" 10 grep -q "scan session 2 started" "$DIR/nfcscand.log" || true
   kill -TERM "$scan"; wait "$scan" 2>/dev/null || true   # (a background job of a script ignores SIGINT)
-  wait_for "the session to end" 10 'grep -q "scan session 2 ended" "$DIR/nfcscand.log"' || true
+  wait_for "the session to end" 10 grep -q "scan session 2 ended" "$DIR/nfcscand.log" || true
   check "nfcscan stopped (SIGTERM): its session ended with it" grep -q "scan session 2 ended: user-canceled" "$DIR/nfcscand.log"
   check "background reading resumed" test "$(get_property PausedReasons)" = "as 0"
   finish

@@ -16,12 +16,12 @@ scenario_notify_server_restart() {
   wait_offer "the first offer"
   local old; old=$(shown | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["id"])')
   dunst_crash
-  wait_for "nfcscand to see the server leave" 10 'grep -q "the notification server left the bus" "$DIR/nfcscand.log"' || true
+  wait_for "nfcscand to see the server leave" 10 grep -q "the notification server left the bus" "$DIR/nfcscand.log" || true
   check "nfcscand still runs without a notification server" kill -0 "$DAEMON_PID"
   check "and answers (PausedReasons)" test "$(paused)" = "as 0"
   local started; started=$(now_ms)
   bash "$RIG" start-dunst "$DIR" >/dev/null
-  wait_for "nfcscand to see the new server" 10 'grep -q "a notification server appeared" "$DIR/nfcscand.log"' || true
+  wait_for "nfcscand to see the new server" 10 grep -q "a notification server appeared" "$DIR/nfcscand.log" || true
   local noticed=$(( $(now_ms) - started ))
   # The old notification's action after the restart, from a connection that is not the server.
   busctl --address="$DBUS_SESSION_BUS_ADDRESS" emit /org/freedesktop/Notifications org.freedesktop.Notifications \
@@ -31,7 +31,7 @@ scenario_notify_server_restart() {
   check "the old offer's action after the restart delivers nothing" test "$(lines "$DIR/app-Posters.jsonl")" = 0
   local asked; asked=$(now_ms)
   open_gate second
-  wait_for "the second offer on the new server" 20 'test "$(lines_matching "\"id\"" "$DIR/dunst-displayed.jsonl")" -ge 1' || true
+  wait_for "the second offer on the new server" 20 eval 'test "$(lines_matching "\"id\"" "$DIR/dunst-displayed.jsonl")" -ge 1' || true
   local offered=$(( $(now_ms) - asked ))
   check "the next object is offered through the new server" \
     test "$(shown | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["body"])')" = "The item links to example.com/second."
@@ -41,7 +41,7 @@ scenario_notify_server_restart() {
   sleep 1 # negative, bounded, as above
   check "an action forged by another connection for the shown offer delivers nothing" test "$(lines "$DIR/app-Posters.jsonl")" = 0
   bash "$RIG" invoke "$DIR" open >/dev/null
-  wait_for "the delivery done" 10 'grep -q "sent an object to Posters" "$DIR/nfcscand.log"' || true
+  wait_for "the delivery done" 10 grep -q "sent an object to Posters" "$DIR/nfcscand.log" || true
   check "the app received one object in all: the second" \
     test "$(lines "$DIR/app-Posters.jsonl") $(json "$DIR/app-Posters.jsonl" 'd["scan"]["records"][0]["uri"]' 2>/dev/null)" = "1 https://example.com/second"
   check "nothing to the app it was not offered for" test "$(lines "$DIR/app-Menus.jsonl")" = 0

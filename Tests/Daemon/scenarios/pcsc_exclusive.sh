@@ -8,7 +8,7 @@ scenario_pcsc_exclusive() {
   private_pcscd "'$NFCSIM' vpcd --uri https://example.com/poster --for 25"
   PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$PY" "$SUPPORT/pcsc_exclusive_holder.py" --hold 9 >"$DIR/holder.log" 2>&1 &
   pids+=($!)
-  wait_for "the exclusive hold" 15 'grep -q held "$DIR/holder.log"' || true
+  wait_for "the exclusive hold" 15 grep -q held "$DIR/holder.log" || true
   pcsc_nfcscand
   app Posters --filter uri-scheme=https,uri-host=example.com
   expect_paused reader-in-use 10 "held exclusively by another client: PausedReasons reader-in-use"
@@ -16,7 +16,7 @@ scenario_pcsc_exclusive() {
   check "nfcscan status says so" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while the reader is in use."
   check "the reader stays open (it must notice the release)" test "$(busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.freedesktop.DBus.ObjectManager GetManagedObjects | grep -c nfcsim)" = 1
   check "nothing offered while held" test "$(offers)" = 0
-  wait_for "the release" 15 'grep -q released "$DIR/holder.log"' || true
+  wait_for "the release" 15 grep -q released "$DIR/holder.log" || true
   wait_offer "the offer after the release"
   check "released: the card still in the reader is offered" test "$(offers)" = 1
   check "PausedReasons clear again" test "$(paused)" = "as 0"

@@ -9,10 +9,10 @@ scenario_restart() {
   kill -KILL "$DAEMON_PID"
   wait "$DAEMON_PID" 2>/dev/null || true
   daemon
-  wait_for "the app registered again" 10 'test "$(lines_matching ^registered "$DIR/app-Posters.log")" -ge 2' || true
+  wait_for "the app registered again" 10 eval 'test "$(lines_matching ^registered "$DIR/app-Posters.log")" -ge 2' || true
   wait_offer "the offer after the restart"
   bash "$RIG" invoke "$DIR" open >/dev/null
-  wait_for "HandleScan" 10 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
+  wait_for "HandleScan" 10 eval 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
   check "the app received the object once after the restart" test "$(lines "$DIR/app-Posters.jsonl")" = 1
   finish
 }

@@ -6,7 +6,7 @@ scenario_session_multiple() {
   begin session-multiple
   pcsc_daemon "$TWO_BADGES"
   session_client many --object badge --multiple --invalidate-after 2 --invalidate-message "Thanks, both badges are in."
-  wait_for "the session's end" 25 'grep -q invalidated "$DIR/session-many.jsonl"' || true
+  wait_for "the session's end" 25 grep -q invalidated "$DIR/session-many.jsonl" || true
   check "detected, prompt changed, detected, ended" \
     test "$(events "$DIR/session-many.jsonl")" = "started properties reading detected properties reading detected properties invalidated"
   check "the later prompt asks for another badge" \

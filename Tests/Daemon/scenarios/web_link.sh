@@ -31,7 +31,7 @@ scenario_web_link() {
   daemon --link-opener nfcscan-e2e-no-such-program
   wait_offer "the offer"
   bash "$RIG" invoke "$DIR" open >/dev/null
-  wait_for "the failure notification" 10 'grep -q x-nfcscan.object.error "$DIR/notifications.jsonl"' || true
+  wait_for "the failure notification" 10 grep -q x-nfcscan.object.error "$DIR/notifications.jsonl" || true
   local summary; summary=$(grep 'x-nfcscan.object.error' "$DIR/notifications.jsonl" | head -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["summary"])' || true)
   check "no browser could be started: the person is told ($summary)" bash -c "[ -n \"\$1\" ] && $(declare -f copy_ok); copy_ok \"\$1\"" _ "$summary"
   finish

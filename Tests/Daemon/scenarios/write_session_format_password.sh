@@ -47,11 +47,11 @@ PYTHON
 write_format_password_round() { # NAME IMAGE CLIENT-ARGS...
   local name=$1 image=$2; shift 2
   if [ -n "${SIM_PID:-}" ]; then kill "$SIM_PID" 2>/dev/null || true; wait "$SIM_PID" 2>/dev/null || true; fi
-  wait_for "the last reader gone" 10 '! test -e "$DIR/pn532"' || true
+  wait_for "the last reader gone" 10 eval '! test -e "$DIR/pn532"' || true
   sim --type ntag213 --image "$DIR/$image" --after 6 --for 3600
   daemon
   write_client "$name" --timeout 30 "$@"
-  wait_for "write session $name's end" 25 'grep -q ended "$DIR/write-$name.jsonl"' || true
+  wait_for "write session $name's end" 25 grep -q ended "$DIR/write-$name.jsonl" || true
   kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true
 }
 

@@ -9,7 +9,7 @@ scenario_write_session_lock() {
   sim --uri https://example.com/old --after 6 --for 3600
   daemon
   write_client one --object poster --uri https://example.com/final --lock
-  wait_for "the session's end" 20 'grep -q ended "$DIR/write-one.jsonl"' || true
+  wait_for "the session's end" 20 grep -q ended "$DIR/write-one.jsonl" || true
   check "ending done, written and locked" \
     test "$(json "$DIR/write-one.jsonl" '(d["ending"], d["details"]["written"], d["details"]["locked"])')" = "('done', True, True)"
   kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true

@@ -8,7 +8,7 @@ scenario_write_session_pcsc() {
   private_pcscd "'$NFCSIM' vpcd --uri https://example.com/old --after 6 --for 3600"
   pcsc_nfcscand
   write_client one --object poster --uri https://example.com/new
-  wait_for "the session's end" 25 'grep -q ended "$DIR/write-one.jsonl"' || true
+  wait_for "the session's end" 25 grep -q ended "$DIR/write-one.jsonl" || true
   check "ending done over PC/SC, with the person's sentence" \
     test "$(json "$DIR/write-one.jsonl" 'd["ending"] + ": " + d["message"]')" = "done: Saved. You can take the poster away."
   check "the written object is not offered in the background" test "$(offers)" = 0
