@@ -7,7 +7,9 @@ scenario_handler() {
   begin handler
   sim --uri https://example.com/poster/summer --text "Summer concert" --after 4 --for 4
   daemon
-  check "BackgroundReading is true with a reader" test "$(get_property BackgroundReading)" = "b true"
+  # The daemon takes its name before it has opened the reader: wait for that (a timeout is a failed check).
+  wait_for "BackgroundReading true with a reader" 10 eval 'test "$(get_property BackgroundReading)" = "b true"' &&
+    ok "BackgroundReading is true with a reader"
   check "PausedReasons is empty" test "$(get_property PausedReasons)" = "as 0"
   app Posters --filter uri-scheme=https,uri-host=example.com --desktop-entry org.example.Posters --icon org.example.Posters
   wait_offer "the offer on screen"
