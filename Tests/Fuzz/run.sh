@@ -118,10 +118,24 @@ while IFS= read -r map; do
 done < <(find "$spm/checkouts" -path '*/Sources/*' ! -path '*/Benchmarks/*' -name module.modulemap | LC_ALL=C sort)
 mapfile -t pkgs < <(sed -n 's/.*pkgConfig: *"\([^"]*\)".*/\1/p' "$root/Package.swift")
 for flag in $(pkg-config --cflags "${pkgs[@]}"); do c_modules+=(-Xcc "$flag"); done
-objects_of() { # MODULE...: the objects SwiftPM built for them (all: every object)
-  local module
-  if [[ "$1" == all ]]; then find "$spm/release/" -path '*.build/*.o' | LC_ALL=C sort; return; fi
-  for module in "$@"; do find "$spm/release/$module.build" -name '*.o' | LC_ALL=C sort; done
+objects_of() { # MODULE...: the objects SwiftPM built for them (all: every module's)
+  local module dir source
+  if [[ "$1" == all ]]; then
+    set --
+    for dir in "$spm/release/"*.build; do set -- "$@" "$(basename "$dir" .build)"; done
+  fi
+  for module in "$@"; do
+    dir="$spm/release/$module.build"
+    # A Swift module's objects are those of its sources now (SwiftPM's output file map): a file
+    # moved or removed since an earlier build leaves its object behind, which must not be linked.
+    if [[ -f "$dir/output-file-map.json" ]]; then
+      python3 -c 'import json, os, sys
+for source, outputs in json.load(open(sys.argv[1])).items():
+    if source and os.path.exists(outputs.get("object", "")): print(outputs["object"])' "$dir/output-file-map.json"
+    else
+      find "$dir" -name '*.o'
+    fi
+  done | LC_ALL=C sort
 }
 
 for t in "${targets[@]}"; do

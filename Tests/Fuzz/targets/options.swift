@@ -14,6 +14,7 @@ import NFCDispatch
 import NFCObjects
 import NFCScanKit
 import NDEFReport
+import NFCBusAPI
 import Systemd
 
 @_cdecl("LLVMFuzzerTestOneInput")
