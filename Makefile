@@ -4,7 +4,7 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 # Seconds of fuzzing in all, shared among the targets (Tests/Fuzz/run.sh), two at a time.
-FUZZ_BUDGET ?= 240
+FUZZ_BUDGET ?= 180
 # The version, written once: Sources/NFCScanKit/Version.swift (nfcscan --version, the package).
 VERSION := $(shell sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' Sources/NFCScanKit/Version.swift)
 # `make deb`: a release build with the Swift runtime and Foundation linked in, in a scratch path
@@ -98,7 +98,7 @@ test-steps:
 check-modules:
 	python3 scripts/check-modules.py
 
-# Two lanes side by side, each running its suites one at a time (scripts/unit-tests.sh says why).
+# Three lanes side by side, each running its suites one at a time (scripts/unit-tests.sh says why).
 # No re-run: a failure fails the target.
 unit:
 	$(SWIFT) build --build-tests

@@ -4,7 +4,7 @@
 #
 # Usage: Tests/Fuzz/run.sh [BUDGET] [TARGET...]
 #   BUDGET   seconds of fuzzing in all, shared out among the targets, which run JOBS at a time
-#            (default 240); every target gets at least 10 s, after replaying every seed of its corpus
+#            (default 240; make fuzz gives 180); every target gets at least 10 s, after replaying every seed of its corpus
 #   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads, and each driver's status, write and make-read-only), passthrough (what a
 #            PC/SC reader's pass-through answers), options, config, rfkill, spool (daemon), desktop
 #            (desktop entries and Exec lines), dumps (nfcsim's dump files), pn532frame, vpcdmessage
