@@ -129,11 +129,7 @@ public enum ScanCopy {
 
     /// The catalog for `language`, naming `object` (nil or empty: a generic word).
     public static func catalog(for language: Language = .english, object: String? = nil) -> any ScanCopyCatalog {
-        let name = object.flatMap { $0.isEmpty ? nil : $0 }
-        switch language {
-        case .english: return EnglishScanCopy(object: name)
-        case .simplifiedChinese: return SimplifiedChineseScanCopy(object: name)
-        }
+        CatalogCopy(language: language, object: object)
     }
 
     /// Every entry of a catalog with a sample value where the entry takes one: what

@@ -61,11 +61,7 @@ public protocol WriteCopyCatalog: Sendable {
 extension ScanCopy {
     /// The write catalog for `language`, naming `object`.
     public static func writeCatalog(for language: Language = .english, object: String? = nil) -> any WriteCopyCatalog {
-        let name = object.flatMap { $0.isEmpty ? nil : $0 }
-        switch language {
-        case .english: return EnglishScanCopy(object: name)
-        case .simplifiedChinese: return SimplifiedChineseScanCopy(object: name)
-        }
+        CatalogCopy(language: language, object: object)
     }
 
     /// Every write entry, for ``CopyRules``.
