@@ -96,7 +96,7 @@ let package = Package(
         // The three commands' command lines, as libraries: each has an executable of its own, and
         // nfcscan holds all three, the one binary the package installs behind three names.
         .target(name: "NFCScanDaemonCLI", dependencies: [
-            "NFCDaemon", "NFCBusAPI", "Systemd", "DesktopEntries", "CMalloc",
+            "NFCDaemon", "NFCBusAPI", "NFCCopy", "Systemd", "DesktopEntries", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
