@@ -31,6 +31,10 @@ UDEVRULESDIR ?= $(LIBDIR)/udev/rules.d
 BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPLETIONDIR ?= $(if $(filter /usr,$(PREFIX)),$(DATADIR)/zsh/vendor-completions,$(DATADIR)/zsh/site-functions)
 FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
+# The copy catalogs, one nfcscan.mo per language (Docs/translating.md). The binaries look in
+# their own ../share/locale, then /usr/share/locale (Sources/NFCCopy/Gettext.swift): so the
+# default, beside BINDIR; NFCSCAN_LOCALEDIR names another place when they run.
+LOCALEDIR ?= $(DATADIR)/locale
 INSTALL ?= install
 # The binaries make install installs (the static ones for make deb).
 RELEASE_DIR ?= .build/release
@@ -53,19 +57,38 @@ MANPAGES = nfcscan.1 nfcscand.1 nfcsim.1
 COMPLETED = nfcscan nfcsim
 # Rendered systemd files and generated completions, beside the binaries they belong to.
 GENERATED = $(RELEASE_DIR)/generated
+# The languages (po/LINGUAS) and their catalogs as msgfmt compiles them, where the binaries of
+# .build/<triple>/debug and release find them without installing (their ../../share/locale).
+LINGUAS := $(shell sed -e 's/\#.*//' po/LINGUAS)
+LOCALE_BUILD = .build/share/locale
+MO_FILES = $(patsubst %,$(LOCALE_BUILD)/%/LC_MESSAGES/nfcscan.mo,$(LINGUAS))
 
-.PHONY: check-modules all deps build release static-release deb demo demo-steps test test-steps unit check-units check-dumps daemon-test reliability-test oracle fuzz network-test package-test bench install uninstall clean
+.PHONY: check-modules all deps build release static-release deb demo demo-steps test test-steps unit check-units check-dumps daemon-test reliability-test oracle fuzz network-test package-test bench install uninstall clean mo pot pot-check
 
 all: build
 
 deps:
 	bash scripts/install-deps.sh
 
-build:
+build: mo
 	$(SWIFT) build
 
-release:
+release: mo
 	$(SWIFT) build -c release
+
+# The catalogs: msgfmt --check (the header, the plural forms, every {placeholder} of the English
+# kept: python-brace-format) compiles each po/<language>.po of po/LINGUAS.
+mo: $(MO_FILES)
+$(LOCALE_BUILD)/%/LC_MESSAGES/nfcscan.mo: po/%.po
+	@mkdir -p $(@D)
+	msgfmt --check --output-file=$@.tmp $< && mv $@.tmp $@
+
+# After changing a message in Sources/NFCCopy/CopyMessages.swift: po/nfcscan.pot and po/en.po
+# made again from it, every other language merged (msgmerge); pot-check fails while they differ.
+pot:
+	python3 scripts/update-po.py
+pot-check:
+	python3 scripts/update-po.py --check
 
 # The Swift standard library, Foundation and Dispatch linked into the binaries: they start on a
 # system without the toolchain (ldd lists only libc, libstdc++, libgcc_s and the C libraries).
@@ -100,7 +123,7 @@ check-modules:
 
 # Three lanes side by side, each running its suites one at a time (scripts/unit-tests.sh says why).
 # No re-run: a failure fails the target.
-unit:
+unit: mo pot-check
 	$(SWIFT) build --build-tests
 	bash scripts/unit-tests.sh
 
@@ -155,10 +178,14 @@ bench: deps
 # Shell completions for bash, zsh and fish too. The binaries load the Swift runtime from the
 # toolchain they were built with (`make deb` makes a package that does not). As root, build
 # first as yourself and skip the build: `make release && sudo make install NO_BUILD=1`.
-install: $(if $(NO_BUILD),,release)
+install: $(if $(NO_BUILD),,release) mo
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
 	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(BASHCOMPLETIONDIR) \
 	  $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR) $(GENERATED)
+	set -e; for lang in $(LINGUAS); do \
+	  $(INSTALL) -d $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES; \
+	  $(INSTALL) -m 644 $(LOCALE_BUILD)/$$lang/LC_MESSAGES/nfcscan.mo $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/; \
+	done
 	$(INSTALL) -m 755 $(RELEASE_DIR)/$(MULTICALL) $(DESTDIR)$(BINDIR)/
 	set -e; for name in $(LINKED); do ln -sfn $(MULTICALL) $(DESTDIR)$(BINDIR)/$$name; ln -sfn $(abspath $(RELEASE_DIR)/$(MULTICALL)) $(GENERATED)/$$name; done
 	set -e; for m in $(MANPAGES); do \
@@ -186,6 +213,8 @@ install: $(if $(NO_BUILD),,release)
 	  *) echo "make install: note: the session bus reads $(DBUSSERVICEDIR) only if its parent is in XDG_DATA_DIRS or is XDG_DATA_HOME";; esac
 	@case "$(UDEVRULESDIR)" in /usr/lib/udev/rules.d|/usr/local/lib/udev/rules.d|/etc/udev/rules.d) ;; \
 	  *) echo "make install: note: udev does not read $(UDEVRULESDIR); set UDEVRULESDIR=/etc/udev/rules.d";; esac
+	@case "$(LOCALEDIR)" in $(abspath $(BINDIR)/../share/locale)|/usr/share/locale) ;; \
+	  *) echo "make install: note: nfcscan looks for its catalogs in $(abspath $(BINDIR)/../share/locale) and /usr/share/locale, not $(LOCALEDIR): set NFCSCAN_LOCALEDIR=$(LOCALEDIR) for it";; esac
 	@case "$(BASHCOMPLETIONDIR)" in /usr/share/bash-completion/completions|/usr/local/share/bash-completion/completions|$(HOME)/.local/share/bash-completion/completions) ;; \
 	  *) echo "make install: note: bash-completion reads $(BASHCOMPLETIONDIR) only if its grandparent is in XDG_DATA_DIRS or is XDG_DATA_HOME";; esac
 	@echo "make install: done. Then: sudo udevadm control --reload && sudo udevadm trigger (and reconnect the reader);"
@@ -196,7 +225,8 @@ uninstall:
 	  $(DESTDIR)$(SYSTEMDUSERUNITDIR)/nfcscand.service $(DESTDIR)$(DBUSSERVICEDIR)/org.nfcscan.Scanner1.service \
 	  $(DESTDIR)$(UDEVRULESDIR)/70-nfcscan-readers.rules \
 	  $(addprefix $(DESTDIR)$(BASHCOMPLETIONDIR)/,$(COMPLETED)) $(patsubst %,$(DESTDIR)$(ZSHCOMPLETIONDIR)/_%,$(COMPLETED)) \
-	  $(patsubst %,$(DESTDIR)$(FISHCOMPLETIONDIR)/%.fish,$(COMPLETED))
+	  $(patsubst %,$(DESTDIR)$(FISHCOMPLETIONDIR)/%.fish,$(COMPLETED)) \
+	  $(patsubst %,$(DESTDIR)$(LOCALEDIR)/%/LC_MESSAGES/nfcscan.mo,$(LINGUAS))
 	@echo "make uninstall: done. Stop it first if it runs: systemctl --user disable --now nfcscand"
 
 # nfcscan_<version>_<arch>.deb, offline, from the static build: `make install` into a staging tree

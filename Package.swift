@@ -33,6 +33,9 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", path: "CNFC/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // glibc's mallopt, for nfcscand's memory to go back after a hostile caller's message.
         .systemLibrary(name: "CMalloc", path: "CNFC/CMalloc"),
+        // glibc's libintl (dgettext, bindtextdomain), which Swift's Glibc module leaves out: the
+        // copy catalogs' lookups (NFCCopy's Gettext); part of libc, no library to link.
+        .systemLibrary(name: "CIntl", path: "CNFC/CIntl"),
 
         // The one poll-and-wake loop (a thread in poll(2) on owned descriptors): Glibc and swift-system only.
         .target(name: "POSIXEvents", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -57,8 +60,9 @@ let package = Package(
         // Unbuffered whole-line output shared by the command-line tools.
         .target(name: "CommandLineIO"),
         // Every string a person reads, pure: the copy catalogs and their rules, content described
-        // in plain words, why background reading pauses; no C library below it.
-        .target(name: "NFCCopy", dependencies: ["NDEF", "NDEFReport", "NFCTags"]),
+        // in plain words, why background reading pauses; no C library below it but glibc (its
+        // libintl reads the translations: po/, installed as <localedir>/<lang>/LC_MESSAGES/nfcscan.mo).
+        .target(name: "NFCCopy", dependencies: ["NDEF", "NDEFReport", "NFCTags", "CIntl"]),
         // What was read from an object (its report in one tree) and what to write to one: the
         // values the daemon's core decides on, pure.
         .target(name: "NFCObjects", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCCopy"]),
@@ -92,7 +96,7 @@ let package = Package(
         // The three commands' command lines, as libraries: each has an executable of its own, and
         // nfcscan holds all three, the one binary the package installs behind three names.
         .target(name: "NFCScanDaemonCLI", dependencies: [
-            "NFCDaemon", "NFCBusAPI", "Systemd", "DesktopEntries", "CMalloc",
+            "NFCDaemon", "NFCBusAPI", "NFCCopy", "Systemd", "DesktopEntries", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -3,6 +3,9 @@
 # Idempotent: skips apt when every package is already present and the vpcd driver is unpacked.
 # Needs root (or sudo) for apt.
 #
+# gettext: msgfmt compiles the copy catalogs (make mo), msgmerge merges them (make pot), msginit
+# starts a new language (Docs/translating.md).
+#
 # make deb and its test (Tests/Package/package-test.sh) need dpkg-dev (dpkg-shlibdeps), binutils
 # (strip), debootstrap (the clean Debian 12 root), lintian; bash-completion and tmux are for
 # trying the completions on this machine too.
@@ -28,6 +31,7 @@ APT_PACKAGES=(
   util-linux iproute2
   libglib2.0-dev-bin
   libmosquitto-dev mosquitto mosquitto-clients
+  gettext
   libclang-rt-14-dev
   dpkg-dev debootstrap lintian binutils bash-completion tmux
 )

@@ -43,6 +43,15 @@ extension ScanCopy.Language {
         }
     }
 
+    /// The name of the language's gettext catalog: po/<name>.po, installed as
+    /// <localedir>/<name>/LC_MESSAGES/nfcscan.mo (po/LINGUAS lists them).
+    public var catalogName: String {
+        switch self {
+        case .english: "en"
+        case .simplifiedChinese: "zh_CN"
+        }
+    }
+
     static func isPlainC(_ locale: String) -> Bool {
         locale == "C" || locale == "POSIX" || locale.hasPrefix("C.")
     }

@@ -3,8 +3,10 @@
 /// The wording follows ../shared/guidance/nfc.md: people "hold" an object "near" the reader (never
 /// "tap" or "touch" it), the object is named ("poster", "badge") instead of technical terms, and
 /// sentences are complete, end with punctuation and stay short. ``CopyRules`` checks every entry
-/// (the tests run it over ``entries``). A translation is one more type conforming to
-/// ``ScanCopyCatalog``; ``ScanCopy/catalog(for:object:)`` picks it.
+/// (the tests run it over ``entries`` and over every catalog in po/). The words are gettext
+/// catalogs: the English of ``CopyMessage`` (CopyMessages.swift) and po/<language>.po, read through
+/// libintl; ``CatalogCopy`` serves them, ``ScanCopy/catalog(for:object:)`` makes one. A language
+/// is a catalog in po/ and a case of ``ScanCopy/Language`` (Docs/translating.md).
 public protocol ScanCopyCatalog: Sendable {
     /// The real-world object, as the person would call it ("poster"); nil: a generic word.
     var object: String? { get }
@@ -129,11 +131,7 @@ public enum ScanCopy {
 
     /// The catalog for `language`, naming `object` (nil or empty: a generic word).
     public static func catalog(for language: Language = .english, object: String? = nil) -> any ScanCopyCatalog {
-        let name = object.flatMap { $0.isEmpty ? nil : $0 }
-        switch language {
-        case .english: return EnglishScanCopy(object: name)
-        case .simplifiedChinese: return SimplifiedChineseScanCopy(object: name)
-        }
+        CatalogCopy(language: language, object: object)
     }
 
     /// Every entry of a catalog with a sample value where the entry takes one: what
@@ -202,156 +200,5 @@ public enum ScanCopy {
             [("notificationOpen.\(content)", copy.notificationOpen(content, in: sample), true),
              ("notificationHolds.\(content)", copy.notificationHolds(content, sample), true)]
         }
-    }
-}
-
-/// The English copy (the desktop rendering of the guidelines' pattern).
-public struct EnglishScanCopy: ScanCopyCatalog {
-    public let object: String?
-
-    public init(object: String? = nil) { self.object = object }
-
-    /// The object's name, or "item".
-    private var name: String { object ?? "item" }
-    /// "The poster", capitalised for the start of a sentence.
-    private var theName: String { "The \(name)" }
-
-    public var firstPrompt: String {
-        object.map { "Hold the \($0) near the reader to learn more." } ?? "Hold the item near the reader."
-    }
-    public var laterPrompt: String { "Now hold another \(name) near the reader." }
-    public var reading: String { "Reading the \(name). Keep it still." }
-    public func secondsLeft(_ seconds: Int) -> String { "\(seconds) s" }
-
-    public var timedOut: String { "No \(name) came near the reader in time. Try again." }
-    public var noReader: String { "No reader was found. Connect one and try again." }
-    public var connectReader: String { "Connect a reader to scan the \(name)." }
-    public var readerBusy: String { "Another program is using the reader. Close it and try again." }
-    public var readerNotPermitted: String { "You may not use the reader. Ask your administrator." }
-    public var readerFailed: String { "The reader stopped working. Reconnect it and try again." }
-    public var movedAwayTooSoon: String { "\(theName) moved away too soon. Hold it longer." }
-    public var readFailed: String { "\(theName) couldn't be read. Try again." }
-    public var unsupportedObject: String { "This kind of \(name) can't be read yet." }
-    public var unreadableContent: String { "\(theName) holds something that can't be shown." }
-    public var empty: String { "\(theName) holds nothing." }
-    public var blankObject: String { "\(theName) is blank: nothing was ever saved on it." }
-    public var halfWritten: String { "Saving to the \(name) was cut short. Save it again." }
-    public var moreDetail: String { "Run again with --verbose to see why." }
-
-    public func link(_ value: String) -> String { "Link: \(value)" }
-    public func phoneNumber(_ value: String) -> String { "Phone number: \(value)" }
-    public func emailAddress(_ value: String) -> String { "Email address: \(value)" }
-    public func text(_ value: String) -> String { "Text: \(value)" }
-    public func title(_ value: String) -> String { "Title: \(value)" }
-    public func wifiNetwork(_ name: String) -> String { "Wi-Fi network: \(name)" }
-    public func contact(_ name: String) -> String { "Contact: \(name)" }
-    public var contactWithoutName: String { "A contact without a name." }
-    public func app(_ name: String) -> String { "App: \(name)" }
-    public func bluetoothDevice(_ name: String) -> String { "Bluetooth device: \(name)" }
-    public var bluetoothDeviceWithoutName: String { "A Bluetooth device without a name." }
-    public var deviceToConnect: String { "A device to connect to." }
-    public var otherContent: String { "Something this program can't show." }
-    public var unreadableRecord: String { "Something that can't be read." }
-    public var signature: String { "A signature, which wasn't checked." }
-
-    public var notificationSender: String { "Nearby Items" }
-    public func notificationOpenLink(_ link: String) -> String { "Open \(link)?" }
-    public func notificationOpen(_ content: OfferedContent, in app: String) -> String {
-        switch content {
-        case .link: "Open the link in \(app)?"
-        case .phoneNumber: "Open the phone number in \(app)?"
-        case .emailAddress: "Open the email address in \(app)?"
-        case .text: "Open the text in \(app)?"
-        case .contact: "Open the contact in \(app)?"
-        case .wifiNetwork: "Open the Wi-Fi network in \(app)?"
-        case .bluetoothDevice: "Open the Bluetooth device in \(app)?"
-        case .item: "Open the \(name) in \(app)?"
-        }
-    }
-    public func notificationOpenApp(_ app: String) -> String { "Open \(app)?" }
-    public func notificationHolds(_ content: OfferedContent, _ value: String) -> String {
-        switch content {
-        case .link: "\(theName) links to \(value)."
-        case .phoneNumber: "\(theName) holds a phone number: \(value)."
-        case .emailAddress: "\(theName) holds an email address: \(value)."
-        case .text: "\(theName) says \u{201C}\(value)\u{201D}."
-        case .contact: "\(theName) holds a contact: \(value)."
-        case .wifiNetwork: "\(theName) holds a Wi-Fi network: \(value)."
-        case .bluetoothDevice: "\(theName) holds a Bluetooth device: \(value)."
-        case .item: "\(theName) holds \(value)."
-        }
-    }
-    public var actionOpen: String { "Open" }
-    public var actionOpenInBrowser: String { "Open in Browser" }
-    public func notificationDefault(_ offer: DefaultAppOffer) -> String {
-        switch offer {
-        case .addContact(let name?, let app): "Add \(name) to \(app)?"
-        case .addContact(nil, let app): "Add the contact to \(app)?"
-        case .addEvent(let app): "Add the event to \(app)?"
-        case .call(let number): "Call \(number)?"
-        case .sendMessage(let number): "Send a message to \(number)?"
-        case .writeEmail(let address): "Write to \(address)?"
-        case .joinNetwork(let name): "Join the network \(name)?"
-        case .openLocation(let app): "Open the location in \(app)?"
-        case .openPicture(let app): "Open the picture in \(app)?"
-        case .openDocument(let app): "Open the document in \(app)?"
-        case .openText(let app): "Open the text in \(app)?"
-        case .openLink(let app): "Open the link in \(app)?"
-        }
-    }
-    public func action(_ offer: DefaultAppOffer) -> String {
-        switch offer {
-        case .addContact, .addEvent: "Add"
-        case .call: "Call"
-        case .sendMessage: "Message"
-        case .writeEmail: "Write"
-        case .joinNetwork: "Join"
-        case .openLocation, .openPicture, .openDocument, .openText, .openLink: "Open"
-        }
-    }
-    public func handlerFailed(app: String) -> String { "\(theName) couldn't be sent to \(app). Try again." }
-    public var browserFailed: String { "The link couldn't be opened. Try again." }
-    public func networkFailed(_ name: String) -> String { "Couldn't join the network \(name). Try again." }
-
-    public var backgroundOn: String { "Background scanning is on." }
-    public func backgroundPaused(_ reason: BackgroundPause) -> String {
-        switch reason {
-        case .noReader: "Background scanning is paused until a reader is connected."
-        case .scanSession: "Background scanning is paused while an app is scanning."
-        case .readerInUse: "Background scanning is paused while the reader is in use."
-        case .camera: "Background scanning is paused while the camera is in use."
-        case .airplaneMode: "Background scanning is paused while airplane mode is on."
-        case .lockedAfterRestart: "Background scanning is paused until you unlock the computer."
-        case .screenOff: "Background scanning is paused while the screen is off."
-        }
-    }
-    public var backgroundPausedOther: String { "Background scanning is paused." }
-    public var backgroundServiceOff: String { "Background scanning is off: its service isn't running." }
-    public func backgroundUnchecked(_ condition: BackgroundPause) -> String {
-        switch condition {
-        case .camera: "The camera can't be checked, so it won't pause scanning."
-        case .airplaneMode: "Airplane mode can't be checked, so it won't pause scanning."
-        case .lockedAfterRestart: "The lock can't be checked, so it won't pause scanning."
-        case .screenOff: "The screen can't be checked, so it won't pause scanning."
-        case .noReader, .scanSession, .readerInUse: "Background scanning can't check everything it should."
-        }
-    }
-    public func backgroundIgnoring(_ condition: BackgroundPause) -> String {
-        switch condition {
-        case .camera: "Set to keep scanning while the camera is in use."
-        case .airplaneMode: "Set to keep scanning while airplane mode is on."
-        case .lockedAfterRestart: "Set to keep scanning while locked after a restart."
-        case .screenOff: "Set to keep scanning while the screen is off."
-        case .noReader, .scanSession, .readerInUse: "Set to keep scanning in more situations."
-        }
-    }
-    public var radioDisabled: String { "Scanning is off while airplane mode is on." }
-    public func brokerConnected(station: String) -> String { "Scans are sent to the message server as \(station)." }
-    public var brokerDisconnected: String { "Can't reach the message server; trying again." }
-    public func brokerWaiting(_ count: Int) -> String {
-        count == 1 ? "1 scan is waiting to be sent." : "\(count) scans are waiting to be sent."
-    }
-    public func brokerDropped(_ count: Int) -> String {
-        count == 1 ? "1 scan was lost: there was no room to keep it." : "\(count) scans were lost: there was no room to keep them."
     }
 }

@@ -4,6 +4,7 @@ import DesktopEntries
 import FoundationEssentials
 import Logging
 import NFCBusAPI
+import NFCCopy
 import NFCDaemon
 import ServiceLifecycle
 import Systemd
@@ -95,6 +96,13 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level) }
         let logger = Logger(label: "nfcscand")
+        // Every language's words now, before the daemon starts anything that runs beside it:
+        // reading a catalog sets LANGUAGE for a moment (NFCCopy's Gettext). A scan session may
+        // ask for any language.
+        CopyTranslations.loadAll()
+        for language in ScanCopy.Language.allCases where language != .english && CopyTranslations.of(language).file == nil {
+            logger.notice("\(language.rawValue) reads English: no \(language.catalogName)/LC_MESSAGES/nfcscan.mo in NFCSCAN_LOCALEDIR, the share/locale beside the program or /usr/share/locale (or no C.UTF-8 locale to read it with)")
+        }
         let bus: BusConnection
         do {
             bus = try BusConnection.session()

@@ -71,6 +71,15 @@ else
   echo "$out" >&2; fail "nfcscan decode poster.ndef"
 fi
 
+# 4b. The Chinese catalog (/usr/share/locale/zh_CN/LC_MESSAGES/nfcscan.mo) through libintl, in a
+#     root with no locale but C.UTF-8 (nfcscan needs none other); no reader here yet.
+out=$(su_tester "LANG=zh_CN.UTF-8 nfcscan readers" 2>&1) || true
+if [ "$out" = "未找到读卡器。请连接读卡器后重试。" ] && [ "$(su_tester "LANG=C nfcscan readers" 2>&1)" = "No reader was found. Connect one and try again." ]; then
+  pass "LANG=zh_CN.UTF-8 nfcscan readers: $out"
+else
+  echo "$out" >&2; fail "nfcscan readers in Chinese (the installed catalog)"
+fi
+
 # 5. A simulated poster on a simulated PN532, read through the libnfc Debian ships (libnfc6).
 bg_tester "nfcsim pn532 --type ntag215 --uri https://example.com/summer-concert --link /tmp/reader --for 120" >/tmp/nfcsim.log 2>&1 &
 pids+=($!)

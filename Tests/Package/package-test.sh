@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Debian package on a clean Debian 12 system without the Swift toolchain: installs the .deb
 # into a debootstrap root (Debian's packages only) and runs it there (Tests/Package/in-chroot.sh):
-# nfcscan --version, nfcscan decode of the sample, nfcsim pn532 read by nfcscan --json through
+# nfcscan --version, nfcscan decode of the sample, nfcscan readers in Chinese (the packaged catalog,
+# with no locale but C.UTF-8 in the root) and English, nfcsim pn532 read by nfcscan --json through
 # libnfc, nfcscand on a private bus answering GetManagedObjects (started by hand with the example
 # nfcscand.conf, and by D-Bus activation through the packaged activation file), completion of
 # `nfcscan re<TAB>` in bash (complete -p, and a real TAB in tmux), then removal. Last, lintian:
