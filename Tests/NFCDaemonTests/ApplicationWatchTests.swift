@@ -10,16 +10,16 @@ import Testing
 @Suite struct ApplicationWatchTests {
     static let entry = "[Desktop Entry]\nType=Application\nName=Posters\nDBusActivatable=true\nX-NFCScan-Filters=media-type=text/vcard\n"
 
-    /// The next report, or nil after `seconds`.
-    static func next(_ reports: inout AsyncStream<InstalledApps>.Iterator, within seconds: Int = 5) async -> InstalledApps? {
-        await withTaskGroup(of: InstalledApps?.self) { group in
-            var iterator = reports
-            group.addTask { try? await Task.sleep(for: .seconds(seconds)); return nil }
-            let first = await iterator.next()
-            group.cancelAll()
-            reports = iterator
-            return first
+    /// The next report, or nil after `seconds`: the stream is finished then (the test has failed),
+    /// so a report that never comes ends the wait instead of hanging it.
+    static func next(_ reports: inout AsyncStream<InstalledApps>.Iterator, finishing sink: AsyncStream<InstalledApps>.Continuation,
+                     within seconds: Int = 5) async -> InstalledApps? {
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            if !Task.isCancelled { sink.finish() }
         }
+        defer { deadline.cancel() }
+        return await reports.next()
     }
 
     @Test func installedChangedAndRemovedAppsAreReported() async throws {
@@ -37,10 +37,10 @@ import Testing
                                      searchPath: "/usr/bin:/bin", loop: loop) { apps, _ in sink.yield(apps) }
         #expect(watch.start())
         defer { watch.stop() }
-        #expect(await Self.next(&reports)?.declarations.isEmpty == true, "the first reading is reported")
+        #expect(await Self.next(&reports, finishing: sink)?.declarations.isEmpty == true, "the first reading is reported")
 
         try Self.entry.write(toFile: root + "/system/applications/vendor/org.example.Posters.desktop", atomically: true, encoding: .utf8)
-        let installed = await Self.next(&reports)
+        let installed = await Self.next(&reports, finishing: sink)
         #expect(installed?.declarations.map(\.id.value) == ["vendor-org.example.Posters.desktop"])
 
         // The person's own entry of the same ID would win; a different ID adds one.
@@ -48,16 +48,16 @@ import Testing
         try Self.entry.replacingOccurrences(of: "text/vcard", with: "text/calendar")
             .write(toFile: root + "/home/applications/org.example.Calendar.desktop", atomically: true, encoding: .utf8)
         var both: InstalledApps?
-        for _ in 0..<3 where both?.declarations.count != 2 { both = await Self.next(&reports) }
+        for _ in 0..<3 where both?.declarations.count != 2 { both = await Self.next(&reports, finishing: sink) }
         #expect(both?.declarations.map(\.id.value) == ["org.example.Calendar.desktop", "vendor-org.example.Posters.desktop"])
 
         try "[Desktop Entry]\nType=Application\nName=Broken\nExec=sh -c %u\nX-NFCScan-Filters=uri-scheme=https\n"
             .write(toFile: root + "/home/applications/broken.desktop", atomically: true, encoding: .utf8)
-        let refused = await Self.next(&reports)
+        let refused = await Self.next(&reports, finishing: sink)
         #expect(refused?.refusals == [root + "/home/applications/broken.desktop:4: Exec: a field code after -c would run the object's content as code"])
 
         try FileManager.default.removeItem(atPath: root + "/system/applications/vendor/org.example.Posters.desktop")
-        let removed = await Self.next(&reports)
+        let removed = await Self.next(&reports, finishing: sink)
         #expect(removed?.declarations.map(\.id.value) == ["org.example.Calendar.desktop"])
     }
 }
