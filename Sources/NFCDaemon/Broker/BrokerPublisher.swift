@@ -140,8 +140,16 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
             _ = publish(.init(topic: topics.discoveryTopic(reader: reader), text: topics.discoveryConfig(reader: reader), qos: 1, retain: true))
         }
 
-        for (seq, payload) in spool.pendingPayloads() {
-            if let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
+        /// Publishes, in order, every kept event not on its way: those from before a restart, and
+        /// those read while not connected. Only once connected: a message handed to libmosquitto
+        /// while its first connection is still being made can be lost (a restarted station's
+        /// spooled event was once never sent), and the spool keeps them meanwhile. Events already
+        /// on their way when a connection drops are sent again by libmosquitto.
+        func publishPending() {
+            let onTheWay = Set(inFlight.values)
+            for (seq, payload) in spool.pendingPayloads() where !onTheWay.contains(seq) {
+                if let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
+            }
         }
         logNotices()
         record()
@@ -166,7 +174,7 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
                                 payload = ScanEvent(seq: seq, time: time, station: station, reader: reader, uid: uid, report: report, content: content).json
                                 return payload
                             }
-                            if let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
+                            if connected, let id = publish(.init(topic: topics.scan, text: payload, qos: 1)) { inFlight[id] = seq }
                             if spoolFailed {
                                 spoolFailed = false
                                 update { $0.lastError = nil }
@@ -187,6 +195,7 @@ public final class BrokerPublisher: DaemonObserver, Service, Sendable {
                             logger.warning("broker: \(error)")
                         }
                         readers.forEach(announce)
+                        publishPending()
                     case .client(.connected(_, let reason)):
                         update { $0.lastError = "the broker refused the connection: \(reason)" }
                         logger.warning("broker: \(settings.host):\(settings.port) refused the connection: \(reason)")

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # e2e: alone (beside another scenario the spooled event was once never published after the restart:
-# nfcscand publishes it while its mosquitto thread is still connecting; a race to look into)
+# nfcscand handed it to libmosquitto while its first connection was being made; kept events are now
+# published once connected, and this stays alone until that has run beside others for a while)
 
 # At least once across a crash (issue 15): an object read while the broker is down waits in the
 # spool; nfcscand is SIGKILLed with it there; after the broker and nfcscand are back the event
