@@ -73,6 +73,8 @@ let package = Package(
         .target(name: "DBusValues"),
         // The values nfcscand's D-Bus API shares with its clients: its names, a report as a{sv}.
         .target(name: "NFCBusAPI", dependencies: ["DBusValues", "NDEFReport", "NFCCopy"]),
+        // What nfcscand's scan sheet shows and the lines its program and the daemon exchange; pure.
+        .target(name: "ScanSheet"),
 
         // libsystemd as Swift sees it: D-Bus values and an sd-bus connection, sd_notify, the journal.
         .target(name: "Systemd", dependencies: [
