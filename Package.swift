@@ -90,7 +90,7 @@ let package = Package(
         // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
             "Systemd", "DBusValues", "NDEF", "NFCBusAPI", "NFCCopy", "NFCObjects", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
-            "Mosquitto", "DesktopEntries",
+            "Mosquitto", "DesktopEntries", "ScanSheet",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -2,7 +2,7 @@
 /// ``WriteCopyCatalog`` string, from the ``CopyMessage`` table (English) or the language's
 /// gettext catalog (``CopyTranslations``), with the object's name and the values filled in.
 /// ``ScanCopy/catalog(for:object:)`` makes one.
-public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog {
+public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public let language: ScanCopy.Language
     public let object: String?
     private let words: CopyTranslations
@@ -199,4 +199,30 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog {
     public var canBeChanged: String { say(.canBeChanged) }
     public var cannotBeChanged: String { say(.cannotBeChanged) }
     public var isBlank: String { say(.isBlank) }
+
+    // MARK: The scan sheet
+
+    public func askPermission(app: String) -> String { say(.askPermission, ["app": app]) }
+    public func consent(_ action: WriteAction, app: String) -> String {
+        let message: CopyMessage = switch action {
+        case .save(.link): .consentSaveLink
+        case .save(.text): .consentSaveText
+        case .save(.information): .consentSaveInformation
+        case .erase: .consentErase
+        case .lock: .consentLock
+        }
+        return say(message, ["app": app])
+    }
+    public func lockDetail(_ action: WriteAction) -> String {
+        action == .lock ? say(.cannotBeUndone) : say(.lockedAfterSaving)
+    }
+    public var scanDone: String { say(.scanDone) }
+    public var scanCanceled: String { say(.scanCanceled) }
+    public var actionCancel: String { say(.actionCancel) }
+    public var actionAllow: String { say(.actionAllow) }
+    public var actionDontAllow: String { say(.actionDontAllow) }
+    public func actionConfirm(_ action: WriteAction, lock: Bool) -> String {
+        if lock || action == .lock { return say(.actionLock) }
+        return action == .erase ? say(.actionErase) : say(.actionSave)
+    }
 }

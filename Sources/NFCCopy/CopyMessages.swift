@@ -179,6 +179,32 @@ extension CopyMessage {
     static let cannotBeChanged = CopyMessage(.sentence, "cannotBeChanged", "It is locked and can't be changed.")
     static let isBlank = CopyMessage(.sentence, "isBlank", "It is blank and needs preparing before saving.")
 
+    // The scan sheet nfcscand shows for an app's session: {app} is the app's name (from its
+    // desktop entry), never what the app says about itself.
+    static let askPermission = CopyMessage(.sentence, "sheet.askPermission", "Allow {app} to use items you hold near the reader?",
+        note: "Asked the first time an app wants to scan or change objects; the answer is kept.")
+    static let consentSaveLink = CopyMessage(.sentence, "sheet.consent.save.link", "{app} wants to save a link to the {object}.",
+        note: "Asked before an app changes an object; nothing is sent to the object before the person chooses.")
+    static let consentSaveText = CopyMessage(.sentence, "sheet.consent.save.text", "{app} wants to save text to the {object}.")
+    static let consentSaveInformation = CopyMessage(.sentence, "sheet.consent.save.information", "{app} wants to save information to the {object}.")
+    static let consentErase = CopyMessage(.sentence, "sheet.consent.erase", "{app} wants to erase the {object}.")
+    static let consentLock = CopyMessage(.sentence, "sheet.consent.lock", "{app} wants to lock the {object}.",
+        note: "Locked for good: it can't be changed any more.")
+    static let cannotBeUndone = CopyMessage(.sentence, "sheet.cannotBeUndone", "This can't be undone.",
+        note: "Below the question before locking an object.")
+    static let lockedAfterSaving = CopyMessage(.sentence, "sheet.lockedAfterSaving", "The {object} will be locked for good. This can't be undone.",
+        note: "Below the question when an app saves and then locks the object.")
+    static let scanDone = CopyMessage(.sentence, "sheet.scanDone", "Done. You can take the {object} away.",
+        note: "The object was read and handed to the app.")
+    static let scanCanceled = CopyMessage(.sentence, "sheet.scanCanceled", "Canceled.",
+        note: "The app ended its scan.")
+    static let actionCancel = CopyMessage(.label, "action.cancel", "Cancel", note: "A button: end the scan, change nothing.")
+    static let actionAllow = CopyMessage(.label, "action.allow", "Allow", note: "A button: let the app use the reader, now and later.")
+    static let actionDontAllow = CopyMessage(.label, "action.dontAllow", "Don't Allow", note: "A button: refuse the app, now and later.")
+    static let actionSave = CopyMessage(.label, "action.save", "Save", note: "A button: let the app save to the object.")
+    static let actionErase = CopyMessage(.label, "action.erase", "Erase", note: "A button: let the app erase the object.")
+    static let actionLock = CopyMessage(.label, "action.lock", "Lock", note: "A button: let the app lock the object for good.")
+
     // Object names: what `--object` (or an app's scan session) may call the object, translated.
     static let objectPoster = CopyMessage(.objectName, "object", "poster", note: "An object's name (nfcscan --object poster).")
     static let objectBadge = CopyMessage(.objectName, "object", "badge", note: "An object's name (nfcscan --object badge).")
@@ -218,6 +244,8 @@ extension CopyMessage {
         locking, savedDone, erasedDone, lockedDone, tooLarge, readOnly, writeBlank, passwordRequired, wrongPassword,
         writeMovedAway, differentObject, didNotVerify, writeUnsupported, writeFailed, canceled, lockQuestion, holds,
         canBeChanged, cannotBeChanged, isBlank,
+        askPermission, consentSaveLink, consentSaveText, consentSaveInformation, consentErase, consentLock, cannotBeUndone,
+        lockedAfterSaving, scanDone, scanCanceled, actionCancel, actionAllow, actionDontAllow, actionSave, actionErase, actionLock,
         objectPoster, objectBadge, objectToy, objectProductLabel, objectLabel, objectSticker, objectCard, objectTicket,
         objectItem, objectObject, objectBook,
     ]

@@ -81,6 +81,11 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         "The program that opens web links when no desktop portal answers.", valueName: "program"))
     var linkOpener = "xdg-open"
 
+    @Option(help: ArgumentHelp(
+        "Show nfcscand's own scan sheet for every app's session, and ask before a sandboxed app's first session and before any write: auto (on a display, where nfcscan-sheet is installed), never (a kiosk: nothing is asked; see Docs/apps.md), or the sheet program's absolute path.",
+        valueName: "auto|never|path"))
+    var sheet: SheetChoice = .auto
+
     func validate() throws {
         if let peerTimeout, !(0.1...3600).contains(peerTimeout) {
             throw ValidationError("--peer-timeout takes seconds between 0.1 and 3600")
@@ -125,6 +130,13 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         let publisher = settings.broker.map { BrokerPublisher(settings: $0, password: settings.brokerPassword, logger: logger) }
         // Without a system bus (containers, some test rigs) logind's and NetworkManager's conditions are unknown.
         let systemBus = try? BusConnection.system()
+        let environment = ProcessInfo.processInfo.environment
+        let (sheetProgram, noSheet) = sheet.program(environment: environment, executable: SheetChoice.ownExecutable)
+        if let sheetProgram {
+            logger.info("sessions show the scan sheet (\(sheetProgram))")
+        } else {
+            logger.notice("no scan sheet: \(noSheet); sessions run without asking the person, and sandboxed apps need a kept grant")
+        }
         let daemon = Daemon(bus: bus, systemBus: systemBus,
                             configuration: .init(wantedReader: reader, linkOpener: linkOpener, language: .preferred(),
                                                  cameraDevices: cameraDevices.isEmpty ? nil : cameraDevices,
@@ -135,7 +147,8 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  deadlines: peerTimeout.map { EffectDeadlines(all: .milliseconds(Int($0 * 1000))) } ?? .init(),
                                                  applications: ApplicationDirectories(environment: ProcessInfo.processInfo.environment),
                                                  mimeApps: MimeAppsList.searchPath(environment: ProcessInfo.processInfo.environment),
-                                                 searchPath: ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"),
+                                                 searchPath: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+                                                 sheetProgram: sheetProgram),
                             logger: logger)
         publisher?.reportStatus { [daemon] in daemon.brokerChanged($0) }
         let watches: [any Service]

@@ -108,7 +108,7 @@ NFCSCAND_WRAP=()
 daemon() { # ARGS...
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 \
     PCSCLITE_CSOCK_NAME=/nonexistent/nfcscan-e2e/pcscd.comm \
-    "${NFCSCAND_WRAP[@]}" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" "$@" >>"$DIR/nfcscand.log" 2>&1 &
+    "${NFCSCAND_WRAP[@]}" "$NFCSCAND" --verbose --sheet "${SHEET:-never}" --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" "$@" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
   wait_for "nfcscand on the bus" 15 eval 'name_owned "$DBUS_SESSION_BUS_ADDRESS" org.nfcscan.Scanner1 && [ "$(owner_of org.nfcscan.Scanner1)" != "${PREVIOUS_OWNER:-}" ]'
@@ -129,8 +129,8 @@ private_pcscd() { # SHELL-COMMAND
   PCSC_SOCKET=$(sed -n 's/^PCSCLITE_CSOCK_NAME=//p' "$DIR/pcscd.log")
 }
 pcsc_nfcscand() {
-  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "${NFCSCAND_WRAP[@]}" "$NFCSCAND" --verbose --camera-devices "$DIR/video*" \
-    --rfkill-device "$DIR/rfkill" >>"$DIR/nfcscand.log" 2>&1 &
+  LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "${NFCSCAND_WRAP[@]}" "$NFCSCAND" --verbose --sheet "${SHEET:-never}" \
+    --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" >>"$DIR/nfcscand.log" 2>&1 &
   DAEMON_PID=$!
   pids+=($DAEMON_PID)
   local readers; readers=$(lines_matching "using reader" "$DIR/nfcscand.log")

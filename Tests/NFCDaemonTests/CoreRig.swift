@@ -26,11 +26,26 @@ struct CoreRig {
     @discardableResult
     mutating func send(_ input: DaemonInput) -> [DaemonEffect] { core.handle(input) }
 
-    /// A request from `caller`; returns the effects and the call's number.
+    /// A request from `caller`; returns the effects and the call's number. A caller met for the
+    /// first time is identified as the runtime would (``app(for:)``), its effects then follow.
     mutating func request(_ request: DaemonRequest, from caller: String = ":1.10") -> (call: CallID, effects: [DaemonEffect]) {
         let call = nextCall
         nextCall += 1
-        return (call, core.handle(.request(call, caller: caller, request)))
+        var effects = core.handle(.request(call, caller: caller, request))
+        if effects.contains(.identify(caller)) {
+            effects.removeAll { $0 == .identify(caller) }
+            effects += core.handle(.identified(caller, apps[caller] ?? Self.app(for: caller)))
+        }
+        return (call, effects)
+    }
+
+    /// Who each caller is, where a test says so; others are ``app(for:)``.
+    var apps: [String: CallerApp] = [:]
+
+    /// An unsandboxed app named after its connection.
+    static func app(for caller: String, sandboxed: Bool = false) -> CallerApp {
+        let key = "org.example.App\(caller.filter(\.isNumber))"
+        return CallerApp(key: key, name: "App \(caller)", icon: "", sandboxed: sandboxed, summary: "\(key), pid 1")
     }
 
     var paused: [String] { core.pausedReasons.map(\.rawValue) }

@@ -29,6 +29,26 @@ import Testing
         }
     }
 
+    @Test(arguments: objects)
+    func everySheetEntryFollowsTheRules(object: String?) {
+        for language in ScanCopy.Language.allCases {
+            for entry in ScanCopy.sheetEntries(of: ScanCopy.sheetCatalog(for: language, object: object)) {
+                let problems = CopyRules.problems(in: entry.text, isSentence: entry.isSentence)
+                #expect(problems.isEmpty, "\(language) \(entry.key) for \(object ?? "no object"): \"\(entry.text)\" \(problems)")
+            }
+        }
+    }
+
+    @Test func sheetQuestionsNameTheAppAndTheObject() {
+        let poster = ScanCopy.sheetCatalog(object: "poster")
+        #expect(poster.askPermission(app: "Posters") == "Allow Posters to use items you hold near the reader?")
+        #expect(poster.consent(.save(.link), app: "Posters") == "Posters wants to save a link to the poster.")
+        #expect(poster.lockDetail(.lock) == "This can't be undone.")
+        #expect(poster.actionConfirm(.lock, lock: true) == "Lock")
+        let chinese = ScanCopy.sheetCatalog(for: .simplifiedChinese, object: "poster")
+        #expect(chinese.consent(.save(.link), app: "Posters") == "“Posters”想要将链接保存到海报。")
+    }
+
     @Test func writePromptsNameTheObjectAndWhatIsSaved() {
         let poster = ScanCopy.writeCatalog(object: "poster")
         #expect(poster.writePrompt(.save(.link)) == "Hold the poster near the reader to save the link.")

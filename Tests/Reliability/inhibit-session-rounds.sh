@@ -92,7 +92,7 @@ while :; do
   log=$DIR/nfcscand-$generation.log
   LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME=$socket \
     SWIFT_BACKTRACE=enable=yes,interactive=no,output-to=stderr \
-    ${NFCSCAND_WRAPPER:-} "$NFCSCAND" --verbose --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" >"$log" 2>&1 &
+    ${NFCSCAND_WRAPPER:-} "$NFCSCAND" --verbose --sheet never --camera-devices "$DIR/video*" --rfkill-device "$DIR/rfkill" >"$log" 2>&1 &
   daemon_pid=$!   # (NFCSCAND_WRAPPER is split into words on purpose)
   wait_for "nfcscand on the bus" 20 name_owned "$DBUS_SESSION_BUS_ADDRESS" org.nfcscan.Scanner1
   status=0

@@ -52,10 +52,11 @@ extension DaemonCore {
             sessions.update(session.id) { $0.alertMessage = text }
             emit(.reply(call, .values([])))
             sessionChanged(session.id, ["AlertMessage": .string(text)])
+            if sessions.active?.id == session.id, session.asking == nil, sessionReading != session.id { showSheet(session.id, .looking) }
         }
     }
 
-    private mutating func fail(_ call: CallID, _ name: String, _ message: String) {
+    mutating func fail(_ call: CallID, _ name: String, _ message: String) {
         emit(.reply(call, .error(name: name, message: message)))
     }
 
@@ -121,9 +122,10 @@ extension DaemonCore {
         if let alert = options.alertMessage { warnAboutCopy(alert, from: caller) }
         let alert = options.alertMessage ?? copy(for: options).firstPrompt
         if let refusal = sessions.refusal(for: caller) { return refuse(call, refusal, "scan sessions") }
-        guard let (session, activated) = sessions.start(owner: caller, options: options, alertMessage: alert) else { return }
+        if let refusal = notAllowed(caller) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
+        guard let (session, activated) = sessions.start(owner: caller, app: callers[caller], options: options, alertMessage: alert) else { return }
         log(.info, "scan session \(session.id) started (\(activated ? "active" : "waiting"))",
-            ["owner": caller, "multiple": "\(options.multiple)"])
+            ["owner": caller, "app": callers[caller]?.key ?? "", "multiple": "\(options.multiple)"])
         emit(.publish(BusObject(path: session.path, kind: .session, interface: ScannerAPI.sessionInterface,
                                 properties: sessionProperties(session, state: "waiting"), owner: caller)))
         emit(.reply(call, .values([.objectPath(session.path)])))
@@ -146,12 +148,29 @@ extension DaemonCore {
             return endSession(session.id, .unavailable, message: copy(for: session.options).noReader)
         }
         emit(.armTimer(.sessionTimeout(session.id), after: .seconds(session.options.timeout)))
+        proceed(session.id)
+    }
+
+    /// The active session asks what the sheet must ask first (may its app use the reader; may this
+    /// write change the object), else starts looking: a write is armed, a scan reads.
+    mutating func proceed(_ id: Int) {
+        guard let session = sessions.active, session.id == id else { return }
+        if let app = session.app {
+            switch permission(for: app) {
+            case .allow: break
+            case .ask: return ask(.permission, session)
+            case .deny: return endSession(id, .notAllowed, byPerson: true)
+            }
+        }
+        if session.write != nil, configuration.showsSheet, !session.consented { return ask(.consent, session) }
+        sessions.update(id) { $0.asking = nil }
         if let write = session.write {
             emit(.armWrite(session: session.id, write))
             emit(.update(path: session.path, interface: ScannerAPI.writeSessionInterface, ["State": .string("active")]))
         } else {
             sessionChanged(session.id, ["State": .string("active")])
         }
+        showSheet(id, .looking)
     }
 
     mutating func fired(_ timer: TimerID) {
@@ -167,9 +186,14 @@ extension DaemonCore {
 
     /// Ends session `id` with `reason`, telling its app (unless it is gone), and activates the
     /// next one waiting.
-    mutating func endSession(_ id: Int, _ reason: ScanSessionQueue.EndReason, message: String = "", notify: Bool = true) {
-        if let session = sessions.session(id), session.write != nil { return endWrite(session, reason, message: message, notify: notify) }
+    /// `byPerson`: the person ended it on the sheet, which then closes at once.
+    mutating func endSession(_ id: Int, _ reason: ScanSessionQueue.EndReason, message: String = "", notify: Bool = true,
+                             byPerson: Bool = false) {
+        if let session = sessions.session(id), session.write != nil {
+            return endWrite(session, reason, message: message, notify: notify, byPerson: byPerson)
+        }
         guard let (ended, next) = sessions.end(id) else { return }
+        closeSheet(ended, byPerson ? nil : scanEnding(ended, reason, message: message))
         emit(.cancelTimer(.sessionTimeout(id)))
         if sessionReading == id { sessionReading = nil }
         if notify {
@@ -193,6 +217,7 @@ extension DaemonCore {
         sessions.update(session.id) { $0.alertMessage = later }
         sessionChanged(session.id, ["AlertMessage": .string(later), "Reads": .uint32(UInt32(clamping: session.reads + 1)),
                                     "State": .string("active")])
+        showSheet(session.id, .looking)
     }
 
     mutating func sessionChanged(_ id: Int, _ changed: [String: DBusValue]) {

@@ -15,9 +15,11 @@ extension DaemonCore {
         }
         let prompt = writeCopy(for: options.session).writePrompt(options.write.action)
         if let refusal = sessions.refusal(for: caller) { return refuse(call, refusal, "sessions") }
-        guard let (session, activated) = sessions.start(owner: caller, options: options.session, alertMessage: prompt, write: options.write) else { return }
+        if let refusal = notAllowed(caller) { return emit(.reply(call, .error(name: ScannerAPI.ErrorName.accessDenied, message: refusal))) }
+        guard let (session, activated) = sessions.start(owner: caller, app: callers[caller], options: options.session, alertMessage: prompt,
+                                                        write: options.write) else { return }
         log(.info, "write session \(session.id) started (\(activated ? "active" : "waiting"))",
-            ["owner": caller, "action": "\(options.write.action)", "bytes": "\(options.write.message?.count ?? 0)",
+            ["owner": caller, "app": callers[caller]?.key ?? "", "action": "\(options.write.action)", "bytes": "\(options.write.message?.count ?? 0)",
              "lock": "\(options.write.lock)", "format": "\(options.write.options.formatIfBlank)"])
         emit(.publish(BusObject(path: session.path, kind: .writeSession, interface: ScannerAPI.writeSessionInterface,
                                 properties: writeProperties(session, state: "waiting"), owner: caller)))
@@ -58,6 +60,7 @@ extension DaemonCore {
         sessions.update(id) { $0.alertMessage = text }
         emit(.update(path: session.path, interface: ScannerAPI.writeSessionInterface,
                      ["State": .string("writing"), "AlertMessage": .string(text)]))
+        showSheet(id, .writing)
     }
 
     /// The write ended: the session ends with its outcome. A session already gone (its app left
@@ -82,8 +85,9 @@ extension DaemonCore {
     /// sessions' `radio-disabled`, `unavailable`, `terminated`), tells its app (unless it is
     /// gone), lets background reading read objects again and activates the next session.
     mutating func endWrite(_ session: ScanSessionQueue.Session, ending: String, message: String,
-                           details: [String: DBusValue] = [:], notify: Bool = true) {
+                           details: [String: DBusValue] = [:], notify: Bool = true, byPerson: Bool = false) {
         guard let (ended, next) = sessions.end(session.id) else { return }
+        closeSheet(ended, byPerson || message.isEmpty ? nil : SheetViews.ended(message, done: ending == WriteEnding.done.rawValue, app: ended.app))
         emit(.cancelTimer(.sessionTimeout(ended.id)))
         emit(.disarmWrite(session: ended.id))
         if notify {
@@ -97,12 +101,15 @@ extension DaemonCore {
 
     /// A session-wide reason (timeout, cancel, the daemon stopping, airplane mode, no reader) as
     /// a write session ends with it: the write catalog's sentence where it has one.
-    mutating func endWrite(_ session: ScanSessionQueue.Session, _ reason: ScanSessionQueue.EndReason, message: String, notify: Bool) {
+    mutating func endWrite(_ session: ScanSessionQueue.Session, _ reason: ScanSessionQueue.EndReason, message: String, notify: Bool,
+                           byPerson: Bool = false) {
         let copy = writeCopy(for: session.options), action = session.write?.action ?? .save(.information)
         switch reason {
-        case .timeout: endWrite(session, ending: WriteEnding.timedOut.rawValue, message: copy.writeEnded(.timedOut, action), notify: notify)
-        case .userCanceled: endWrite(session, ending: WriteEnding.canceled.rawValue, message: copy.writeEnded(.canceled, action), notify: notify)
-        default: endWrite(session, ending: reason.rawValue, message: message, notify: notify)
+        case .timeout:
+            endWrite(session, ending: WriteEnding.timedOut.rawValue, message: copy.writeEnded(.timedOut, action), notify: notify, byPerson: byPerson)
+        case .userCanceled:
+            endWrite(session, ending: WriteEnding.canceled.rawValue, message: copy.writeEnded(.canceled, action), notify: notify, byPerson: byPerson)
+        default: endWrite(session, ending: reason.rawValue, message: message, notify: notify, byPerson: byPerson)
         }
     }
 

@@ -23,6 +23,11 @@ struct DaemonCore: Sendable {
         /// Sources whose first report comes before the readers open (``ConditionSource/answersAtOnce``),
         /// so that a camera in use or airplane mode at start is in force before the first object.
         var awaitedSources: Set<ConditionSource> = []
+        /// A display and the sheet's program are here: every session shows the daemon's sheet,
+        /// sandboxed apps are asked before their first session and writes before they change an
+        /// object. False (a kiosk station): no sheet, nothing asked, sandboxed apps without a
+        /// kept grant refused.
+        var showsSheet = false
     }
 
     /// How long the readers wait for the awaited sources' first reports: they answer from this
@@ -84,6 +89,12 @@ struct DaemonCore: Sendable {
     /// Awaited sources that have not reported yet: the readers stay closed meanwhile.
     var unsettled: Set<ConditionSource>
     var stopping = false
+    /// Each connection's app, once identified (issue 21); gone with the connection.
+    var callers: [String: CallerApp] = [:]
+    /// Calls of connections being identified, in order.
+    var unidentified: [String: [(call: CallID, request: DaemonRequest)]] = [:]
+    /// The permission store's grants, by app key.
+    var grants: [String: AppGrant] = [:]
     var effects: [DaemonEffect] = []
 
     init(configuration: Configuration = .init()) {
@@ -99,7 +110,10 @@ struct DaemonCore: Sendable {
         effects = []
         switch input {
         case .started: start()
-        case .request(let call, let caller, let request): handle(request, call: call, caller: caller)
+        case .request(let call, let caller, let request): received(request, call: call, caller: caller)
+        case .identified(let caller, let app): identified(caller, app)
+        case .grants(let table): grants = table
+        case .sheet(let session, let event): sheetSaid(event, session: session)
         case .peerGone(let name): peerGone(name)
         case .reading(_, .written(let id, let result)):
             // Whichever generation wrote it: a session waits for its write's outcome.
@@ -167,6 +181,8 @@ struct DaemonCore: Sendable {
     }
 
     private mutating func peerGone(_ name: String) {
+        callers[name] = nil
+        unidentified[name] = nil
         for session in sessions.sessions(of: name).reversed() { endSession(session.id, .userCanceled, notify: false) }
         for registration in registry.removeAll(owner: name) {
             log(.info, "handler \(registration.id) of \(registration.appName) ended with its connection", ["owner": name])
@@ -322,15 +338,17 @@ extension DaemonCore {
             if isHeld { held.insert(id) } else { held.remove(id) }
             log(.info, isHeld ? "another program holds the object on \(reader.name) exclusively" : "\(reader.name) is free again")
         case .reading:
-            guard let session = sessions.active, session.write == nil else { return }
+            guard let session = sessions.active, session.write == nil, session.asking == nil else { return }
             sessionReading = session.id
             sessionChanged(session.id, ["State": .string("reading")])
+            showSheet(session.id, .reading)
         case .failed(let failure):
             log(.warning, "an object could not be read: \(failure)")
             // The session looks again: its app shows its prompt again.
             if let session = sessions.active, sessionReading == session.id {
                 sessionReading = nil
                 sessionChanged(session.id, ["State": .string("active")])
+                showSheet(session.id, .looking)
             }
         case .opened:
             reading.opened = true
@@ -351,6 +369,7 @@ extension DaemonCore {
                     // Content that does not decode: the session looks again.
                     sessionReading = nil
                     sessionChanged(session.id, ["State": .string("active")])
+                    showSheet(session.id, .looking)
                 }
                 return
             }
@@ -360,6 +379,8 @@ extension DaemonCore {
                 // An object read while a write session waits (it arrived before the write was
                 // armed) is neither the session's nor offered: the sheet is showing.
                 guard session.write == nil else { return log(.info, "an object read while write session \(session.id) waits is not offered") }
+                // Nothing goes to an app the person has not let in yet.
+                guard session.asking == nil else { return log(.info, "an object read while scan session \(session.id) asks is not handed on") }
                 detected(report, by: session)
             } else {
                 // Nothing is offered while background reading pauses.

@@ -2,8 +2,10 @@ import DBusValues
 import DesktopEntries
 import Logging
 import NDEFReport
+import NFCBusAPI
 import NFCDispatch
 import NFCObjects
+import ScanSheet
 
 /// What the core asks the runtime to do. Effects that only hand a message to the bus (replies,
 /// signals, property changes) or to the log are done at once; effects that wait for a peer (a
@@ -51,6 +53,18 @@ enum DaemonEffect: Sendable, Equatable {
     /// Answers background reading, which took session `session`'s write for an object and waits:
     /// write it (`go`), or read it as any other object (the session ended meanwhile).
     case confirmWrite(session: Int, go: Bool)
+
+    /// Finds out who `caller` is from the bus (its credentials, then its process); answered with
+    /// ``DaemonInput/identified(_:_:)``.
+    case identify(String)
+    /// Keeps the person's answer for app `app` in the permission store (nothing comes back: the
+    /// core already counts it).
+    case storeGrant(app: String, AppGrant)
+    /// Shows session `session`'s sheet as `view` (starting the sheet's program for its first view).
+    case showSheet(session: Int, SheetView)
+    /// Session `session` ended: its sheet shows `view` until the view's own `closeAfter`, or (nil)
+    /// closes at once.
+    case closeSheet(session: Int, SheetView?)
 
     case armTimer(TimerID, after: Duration)
     case cancelTimer(TimerID)

@@ -1,6 +1,8 @@
 import NFCDispatch
+import NFCBusAPI
 import NFCObjects
 import NFCTags
+import ScanSheet
 
 /// Everything that can happen to nfcscand, as the core sees it: typed requests decoded from the
 /// bus, what the readers and the condition sources report, what peers answered, timers firing.
@@ -34,6 +36,13 @@ enum DaemonInput: Sendable {
     case defaults(PersonalDefaults)
     /// The broker publisher's connection changed (issue 15): shown as the `Broker` property.
     case broker(BrokerStatus)
+    /// Who `caller` is, found from the bus (``DaemonEffect/identify(_:)``); nil: it could not be told.
+    case identified(String, CallerApp?)
+    /// The grants of the permission store's `nfcscan` table, whole (at start and on each change).
+    case grants([String: AppGrant])
+    /// What session `session`'s sheet says: the person pressed a button, the window is shown; nil:
+    /// the sheet's program ended (closed, crashed, killed) or could not start.
+    case sheet(session: Int, SheetEvent?)
 }
 
 /// The number the runtime gives a method call waiting for its answer.

@@ -16,6 +16,17 @@ struct ScanSessionQueue: Sendable {
         case radioDisabled = "radio-disabled"
         case unavailable
         case terminated
+        /// The person answered "Don't Allow" on the sheet (issue 21): the app may ask again only
+        /// once the grant is changed (`nfcscan apps --allow`).
+        case notAllowed = "not-allowed"
+    }
+
+    /// What the sheet asks before a session may go on (issue 21).
+    enum Question: Sendable, Equatable {
+        /// May this app use the reader at all (a sandboxed app's first session)?
+        case permission
+        /// May this write change the object (every write session, before its first command)?
+        case consent
     }
 
     struct Session: Sendable, Identifiable {
@@ -30,6 +41,14 @@ struct ScanSessionQueue: Sendable {
         var write: ObjectWrite?
         /// A write session's object is being written (State `writing`): it ends with the write's outcome.
         var writing = false
+        /// The app that started it, as identified from the bus (nil only in tests that skip it).
+        var app: CallerApp?
+        /// The question its sheet asks now; nothing is read or written meanwhile.
+        var asking: Question?
+        /// The person allowed this write to change the object.
+        var consented = false
+        /// Its sheet's window has been on screen.
+        var sheetShown = false
         var path: String { "\(write == nil ? ScannerAPI.sessionsPath : ScannerAPI.writesPath)/\(id)" }
     }
 
@@ -56,10 +75,10 @@ struct ScanSessionQueue: Sendable {
 
     /// Queues a session; nil when ``maximumWaiting`` are already waiting. `activated` is true when
     /// it became the active session at once.
-    mutating func start(owner: String, options: ScanSessionOptions, alertMessage: String,
+    mutating func start(owner: String, app: CallerApp? = nil, options: ScanSessionOptions, alertMessage: String,
                         write: ObjectWrite? = nil) -> (session: Session, activated: Bool)? {
         guard refusal(for: owner) == nil else { return nil }
-        let session = Session(id: nextID, owner: owner, options: options, alertMessage: alertMessage, write: write)
+        let session = Session(id: nextID, owner: owner, options: options, alertMessage: alertMessage, write: write, app: app)
         nextID += 1
         if active == nil {
             active = session

@@ -11,13 +11,20 @@ enum ChildProcess {
         init(_ description: String) { self.description = description }
     }
 
-    /// posix_spawn with /dev/null as standard input, descriptors above 2 closed, default signals
-    /// and an empty signal mask (the daemon's service framework blocks some), a new session.
-    static func spawn(_ executable: String, _ arguments: [String]) throws(Failure) -> pid_t {
+    /// posix_spawn with /dev/null as standard input (or `input`, and `output` as standard output:
+    /// the sheet's pipes), descriptors above 2 closed, default signals and an empty signal mask
+    /// (the daemon's service framework blocks some), a new session.
+    static func spawn(_ executable: String, _ arguments: [String], input: FileDescriptor? = nil,
+                      output: FileDescriptor? = nil) throws(Failure) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input.rawValue, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        if let output { posix_spawn_file_actions_adddup2(&actions, output.rawValue, 1) }
         guard let closeFrom = closeFromAction, closeFrom(&actions, 3) == 0 else {
             throw Failure("this C library cannot close the daemon's descriptors in a child (posix_spawn_file_actions_addclosefrom_np)")
         }
@@ -56,9 +63,12 @@ enum ChildProcess {
 
     /// Calls `exited` with the child's wait status once it exits (nil when the loop ends first);
     /// false, and `exited` never called, where pidfds are missing (kernels before 5.3).
-    static func onExit(_ pid: pid_t, in loop: PollLoop, _ exited: @escaping @Sendable (Int32?) -> Void) -> Bool {
+    /// `before` runs just before the child is reaped (its pid is still its own then).
+    static func onExit(_ pid: pid_t, in loop: PollLoop, _ exited: @escaping @Sendable (Int32?) -> Void,
+                       before: @escaping @Sendable () -> Void = {}) -> Bool {
         guard let descriptor = pidfdOpen.map({ $0(pid, 0) }), descriptor >= 0 else { return false }
         _ = loop.add(FileDescriptor(rawValue: descriptor), events: .readable) { _ in
+            before()
             var status: Int32 = 0
             let reaped = waitpid(pid, &status, WNOHANG) == pid
             exited(reaped ? status : nil)

@@ -49,13 +49,17 @@ public final class Daemon: Service, Sendable {
         public var mimeApps: [(path: String, desktopSpecific: Bool)]
         /// PATH, where an entry's `TryExec` and `Exec` programs are looked for.
         public var searchPath: String
+        /// The scan sheet's program (`nfcscan-sheet`), when there is a display to show it on; nil:
+        /// no sheet (a kiosk), so nothing is asked (Docs/apps.md).
+        public var sheetProgram: String?
 
         public init(readers: ReaderDirectory = .standard(), wantedReader: String? = nil, linkOpener: String = "xdg-open",
                     language: ScanCopy.Language = .english, cameraDevices: String? = nil, rfkillDevice: String? = nil,
                     runtimeDirectory: String? = nil, ignoredConditions: Set<BackgroundPause> = [],
                     observers: [any DaemonObserver] = [], deadlines: EffectDeadlines = .init(),
                     applications: ApplicationDirectories? = nil, mimeApps: [(path: String, desktopSpecific: Bool)] = [],
-                    searchPath: String = "/usr/local/bin:/usr/bin:/bin") {
+                    searchPath: String = "/usr/local/bin:/usr/bin:/bin", sheetProgram: String? = nil) {
+            self.sheetProgram = sheetProgram
             self.applications = applications
             self.mimeApps = mimeApps
             self.searchPath = searchPath
@@ -123,6 +127,8 @@ public final class Daemon: Service, Sendable {
                   signal.arguments[2].stringValue == "" else { return }
             sink.yield(.peerGone(name))
         })
+        // The grants kept in the desktop's permission store: changes from anyone, as they happen.
+        subscriptions.append(try PermissionStore.follow(bus: bus) { sink.yield(.grants($0 ?? [:])) })
         let notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
         descriptors.start(name: "nfcscand-fds")
         if let directories = configuration.applications {
@@ -151,6 +157,15 @@ public final class Daemon: Service, Sendable {
                 let (notifications, descriptors, awaited) = serving.withLock { ($0.notifications, $0.descriptors, $0.awaited) }
                 var core = DaemonCore(configuration: coreConfiguration(awaiting: awaited))
                 guard let descriptors else { return }
+                // The grants as they are now (the store is activated on this first call).
+                let bus = bus, logger = logger, sink = sink
+                group.addTask(counted: statistics) {
+                    switch await PermissionStore.lookup(bus: bus, deadline: .seconds(10)) {
+                    case .success(let grants): sink.yield(.grants(grants))
+                    case .failure(let error):
+                        logger.notice("no permission store (xdg-permission-store): answers count until nfcscand stops (\(error))")
+                    }
+                }
                 var effects = EffectRunner(bus: bus, systemBus: systemBus, tree: tree, calls: calls, configuration: configuration, logger: logger, sink: sink,
                                            notifications: notifications, statistics: statistics, descriptors: descriptors)
                 events: for await input in inputs {
@@ -179,7 +194,8 @@ public final class Daemon: Service, Sendable {
     }
 
     private func coreConfiguration(awaiting awaited: Set<ConditionSource> = []) -> DaemonCore.Configuration {
-        .init(language: configuration.language, ignoredConditions: configuration.ignoredConditions, awaitedSources: awaited)
+        .init(language: configuration.language, ignoredConditions: configuration.ignoredConditions, awaitedSources: awaited,
+              showsSheet: configuration.sheetProgram != nil)
     }
 
     /// Asks the loop to stop: sessions end, offers are withdrawn, the readers are released.

@@ -34,6 +34,8 @@ struct EffectRunner {
     /// The write an active write session armed, which every generation of background reading
     /// takes for the next object to arrive.
     private let writes = ArmedWrite()
+    /// The sheets' programs; nil: no sheet here (no display, or no sheet program).
+    private var sheets: SheetHost?
 
     init(bus: BusConnection, systemBus: BusConnection?, tree: ObjectTree, calls: PendingCalls, configuration: Daemon.Configuration, logger: Logger,
          sink: AsyncStream<DaemonInput>.Continuation, notifications: NotificationServer?, statistics: DaemonStatistics,
@@ -48,6 +50,7 @@ struct EffectRunner {
         self.logger = logger
         self.sink = sink
         self.notifications = notifications
+        sheets = configuration.sheetProgram.map { SheetHost(program: $0, loop: descriptors, sink: sink) }
     }
 
     mutating func perform(_ effect: DaemonEffect, in group: inout DiscardingTaskGroup) {
@@ -131,6 +134,21 @@ struct EffectRunner {
                     sink.yield(.completed(id, Self.outcome(error)))
                 }
             }
+        case .identify(let caller):
+            let bus = bus, sink = sink
+            group.addTask(counted: statistics) { sink.yield(.identified(caller, await CallerApps.identify(caller, bus: bus))) }
+        case .storeGrant(let app, let grant):
+            let bus = bus, logger = logger, deadline = configuration.deadlines.notification
+            group.addTask(counted: statistics) {
+                do throws(BusError) {
+                    try await PermissionStore.set(grant, for: app, bus: bus, deadline: deadline)
+                } catch {
+                    logger.warning("the permission store did not keep the answer for \(app) (it counts until nfcscand stops): \(error)")
+                }
+            }
+        case .showSheet(let session, let view): sheets?.show(view, session: session)
+        case .closeSheet(let session, let view):
+            if let deadline = sheets?.close(session, with: view) { group.addTask(counted: statistics, deadline) }
         case .armWrite(let session, let write): writes.arm(session, write)
         case .disarmWrite(let session): writes.disarm(session)
         case .confirmWrite(let session, let go): writes.confirm(session, go)
@@ -171,6 +189,7 @@ struct EffectRunner {
         for stop in readingStops.values { stop.finish() }
         readingStops = [:]
         writes.close()
+        sheets?.closeAll()
         calls.failAll()
     }
 
