@@ -15,7 +15,8 @@ struct CoreRig {
     let readerToken = Token()
     var readerID: ReaderID { ObjectIdentifier(readerToken) }
 
-    init(reader: Bool = true) {
+    init(reader: Bool = true, configuration: DaemonCore.Configuration = .init()) {
+        core = DaemonCore(configuration: configuration)
         _ = core.handle(.started)
         if reader {
             _ = core.handle(.reading(generation: 1, .readerAdded(readerID, name: "ACS ACR122U", backend: .pcsc)))
