@@ -64,10 +64,8 @@ final class SheetWindow {
         spinner = gtk_spinner_new()
         gtk_widget_set_size_request(spinner, 32, 32)
         gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
-        nfcscan_sheet_accessible_hidden(spinner)
         markImage = gtk_image_new()
         gtk_image_set_pixel_size(nfcscan_sheet_image(markImage), 32)
-        nfcscan_sheet_accessible_hidden(markImage)
 
         buttonRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
         gtk_box_set_homogeneous(nfcscan_sheet_box(buttonRow), 1)
@@ -189,21 +187,28 @@ final class SheetWindow {
     private func setMark(_ mark: SheetView.Mark) {
         let busy = mark == .looking || mark == .working
         gtk_spinner_set_spinning(nfcscan_sheet_spinner(spinner), busy ? 1 : 0)
-        gtk_widget_set_visible(spinner, busy ? 1 : 0)
+        SheetWindow.reveal(spinner, busy)
         gtk_widget_remove_css_class(markImage, "success")
         gtk_widget_remove_css_class(markImage, "error")
         switch mark {
         case .done:
             gtk_image_set_from_icon_name(nfcscan_sheet_image(markImage), "object-select-symbolic")
             gtk_widget_add_css_class(markImage, "success")
-            gtk_widget_set_visible(markImage, 1)
+            SheetWindow.reveal(markImage, true)
         case .failed:
             gtk_image_set_from_icon_name(nfcscan_sheet_image(markImage), "dialog-error-symbolic")
             gtk_widget_add_css_class(markImage, "error")
-            gtk_widget_set_visible(markImage, 1)
+            SheetWindow.reveal(markImage, true)
         case .looking, .working, .question:
-            gtk_widget_set_visible(markImage, 0)
+            SheetWindow.reveal(markImage, false)
         }
+    }
+
+    /// Shows or hides a decorative mark, kept hidden from assistive technologies either way:
+    /// GTK sets a widget's accessible hidden state from its visibility on every show.
+    private static func reveal(_ mark: UnsafeMutablePointer<GtkWidget>, _ visible: Bool) {
+        gtk_widget_set_visible(mark, visible ? 1 : 0)
+        nfcscan_sheet_accessible_hidden(mark)
     }
 
     private func setButtons(_ wanted: [SheetView.Button]) {
