@@ -7,8 +7,8 @@
 # it starts nfcscan-sheet with a pipe for its stdin, as nfcscand does, writes views to it
 # (SheetWire lines, English and Chinese) and checks, through AT-SPI (Tests/Support/sheet_atspi.py,
 # python3-pyatspi): the texts as labels and the buttons as push buttons, named; `shown` once the
-# window is drawn; a button pressed through AT-SPI and Escape (typed through the registry) written
-# as `pressed<TAB>id=…`; the view updated in place; a refused line (garbage, too long) ignored
+# window is drawn; a button pressed through AT-SPI, Escape (typed through the registry) and the
+# window's close button written as `pressed<TAB>id=…`; the view updated in place; a refused line (garbage, too long) ignored
 # and the next view shown; close-after ending the program by itself (a later view without it
 # cancelling the timer); the end of stdin ending it at once; Escape on an ending view closing
 # it. Screenshots of the English and Chinese sheets go to the rig directory (kept on failure).
@@ -28,6 +28,8 @@
 #   - Escape: pyatspi's generateKeyboardEvent with KEY_SYM (the keysym number) goes through the
 #     registry, which types it with XTest at the focused X window (no xdotool needed).
 # GSETTINGS_BACKEND=memory: GTK reads its settings without dconf (nothing written under HOME).
+# LC_ALL=C.UTF-8: GTK's own words (the close button's name, "Close") in English, whatever the
+# machine's locale; the sheet's words are the views' own.
 #
 # SHEET_TEST_KEEP=1 keeps the rig directory (screenshots, outputs, logs) after a pass too; a
 # failure always keeps it. Chinese is drawn with the font fonts-wqy-microhei gives (1.6 MB; without
@@ -77,7 +79,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 eval "$("$RIG" start "$DIR" --no-dunst --watch-pid $$)"
-export GSETTINGS_BACKEND=memory
+export GSETTINGS_BACKEND=memory LC_ALL=C.UTF-8
 
 setsid /usr/libexec/at-spi-bus-launcher --launch-immediately </dev/null >"$DIR/logs/at-spi.log" 2>&1 &
 LAUNCHER=$!
@@ -150,6 +152,10 @@ check "pressing Save through AT-SPI" "${ATSPI[@]}" press Save
 waited "pressed id=save" 5 has_lines "pressed${TAB}id=save" 1
 check "Escape typed through the registry" "${ATSPI[@]}" key Escape
 waited "Escape pressing cancel" 5 has_lines "pressed${TAB}id=cancel" 2
+# The header bar's close button (GTK's own button, named in GTK's words: English under LC_ALL=C).
+check "pressing the window's close button through AT-SPI" "${ATSPI[@]}" press Close
+waited "the close button pressing cancel" 5 has_lines "pressed${TAB}id=cancel" 3
+check "the window kept open (the daemon decides)" has frame Posters
 
 # ---- 3. refused lines are ignored; the next view shows (Chinese) ----
 send "hello${TAB}world"
