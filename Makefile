@@ -16,6 +16,8 @@ DEB ?= nfcscan_$(VERSION)_$(DEB_ARCH).deb
 # `make install` layout (DESTDIR for staging: make install DESTDIR=/tmp/stage).
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
+# Programs nfcscand starts, not people: the scan sheet's window, $(LIBEXECDIR)/nfcscan/nfcscan-sheet.
+LIBEXECDIR ?= $(PREFIX)/libexec
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 # systemd's user manager reads /usr/lib/systemd/user and /usr/local/lib/systemd/user (among
@@ -52,6 +54,8 @@ EXECUTABLES = nfcscan nfcscand nfcsim
 # and is the one its name says (Sources/nfcscan/main.swift); nfcscand and nfcsim are links to it.
 MULTICALL = nfcscan
 LINKED = nfcscand nfcsim
+# The scan sheet's program (GTK 4, libadwaita), a binary of its own: nfcscan never links a toolkit.
+SHEET = nfcscan-sheet
 MANPAGES = nfcscan.1 nfcscand.1 nfcsim.1
 # The commands with completion scripts (swift-argument-parser writes them: --generate-completion-script).
 COMPLETED = nfcscan nfcsim
@@ -63,7 +67,7 @@ LINGUAS := $(shell sed -e 's/\#.*//' po/LINGUAS)
 LOCALE_BUILD = .build/share/locale
 MO_FILES = $(patsubst %,$(LOCALE_BUILD)/%/LC_MESSAGES/nfcscan.mo,$(LINGUAS))
 
-.PHONY: check-modules all deps build release static-release deb demo demo-steps test test-steps unit check-units check-dumps daemon-test reliability-test oracle fuzz network-test package-test bench install uninstall clean mo pot pot-check
+.PHONY: check-modules all deps build release static-release deb demo demo-steps test test-steps unit check-units check-dumps daemon-test reliability-test oracle fuzz network-test package-test sheet-test bench install uninstall clean mo pot pot-check
 
 all: build
 
@@ -93,10 +97,11 @@ pot-check:
 # The Swift standard library, Foundation and Dispatch linked into the binaries: they start on a
 # system without the toolchain (ldd lists only libc, libstdc++, libgcc_s and the C libraries).
 # Linked with -z now (with the default relro: a read-only GOT, what lintian calls bindnow).
-# Only the one product the package holds (all three commands): the test-support target imports
-# Testing, which the static SDK lacks.
+# Only the products the package holds (all three commands, and the scan sheet): the test-support
+# target imports Testing, which the static SDK lacks.
 static-release:
 	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -z -Xlinker now --scratch-path $(STATIC_BUILD) --product $(MULTICALL)
+	$(SWIFT) build -c release --static-swift-stdlib -Xlinker -z -Xlinker now --scratch-path $(STATIC_BUILD) --product $(SHEET)
 
 # The main job: a simulated poster on a simulated reader (a PN532 on a pseudo-terminal, driven by
 # the real libnfc), read by nfcscan; then a message decoded from a file. Its steps, installing the
@@ -144,6 +149,12 @@ daemon-test: build
 reliability-test: build
 	bash Tests/Reliability/inhibit-session-rounds.sh --rounds 1000 .build/debug
 
+# The scan sheet's program on the rig's display, read and pressed through AT-SPI as a screen reader
+# would (Tests/Sheet/sheet-test.sh): English and Chinese views, Escape, close-after, end of input.
+sheet-test:
+	$(SWIFT) build --product $(SHEET)
+	bash Tests/Sheet/sheet-test.sh .build/debug/$(SHEET)
+
 oracle: build
 	bash Tests/Oracle/run.sh .build/debug/nfcscan
 
@@ -173,13 +184,13 @@ package-test: deb
 bench: deps
 	bash Benchmarks/run.sh 5
 
-# Release binaries, man pages, the systemd user unit, D-Bus activation and the udev rule; then
+# Release binaries (and the scan sheet's program in LIBEXECDIR/nfcscan), man pages, the systemd user unit, D-Bus activation and the udev rule; then
 # `systemctl --user daemon-reload && systemctl --user enable --now nfcscand` (Docs/service.md).
 # Shell completions for bash, zsh and fish too. The binaries load the Swift runtime from the
 # toolchain they were built with (`make deb` makes a package that does not). As root, build
 # first as yourself and skip the build: `make release && sudo make install NO_BUILD=1`.
 install: $(if $(NO_BUILD),,release) mo
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR)/nfcscan $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
 	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(BASHCOMPLETIONDIR) \
 	  $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR) $(GENERATED)
 	set -e; for lang in $(LINGUAS); do \
@@ -187,6 +198,7 @@ install: $(if $(NO_BUILD),,release) mo
 	  $(INSTALL) -m 644 $(LOCALE_BUILD)/$$lang/LC_MESSAGES/nfcscan.mo $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/; \
 	done
 	$(INSTALL) -m 755 $(RELEASE_DIR)/$(MULTICALL) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 755 $(RELEASE_DIR)/$(SHEET) $(DESTDIR)$(LIBEXECDIR)/nfcscan/
 	set -e; for name in $(LINKED); do ln -sfn $(MULTICALL) $(DESTDIR)$(BINDIR)/$$name; ln -sfn $(abspath $(RELEASE_DIR)/$(MULTICALL)) $(GENERATED)/$$name; done
 	set -e; for m in $(MANPAGES); do \
 	  sed -e '1s/"nfcscan [^"]*"/"nfcscan $(VERSION)"/' Docs/man/$$m > $(GENERATED)/$$m; \
@@ -221,12 +233,13 @@ install: $(if $(NO_BUILD),,release) mo
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now nfcscand"
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(EXECUTABLES)) $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MANPAGES)) \
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(EXECUTABLES)) $(DESTDIR)$(LIBEXECDIR)/nfcscan/$(SHEET) $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MANPAGES)) \
 	  $(DESTDIR)$(SYSTEMDUSERUNITDIR)/nfcscand.service $(DESTDIR)$(DBUSSERVICEDIR)/org.nfcscan.Scanner1.service \
 	  $(DESTDIR)$(UDEVRULESDIR)/70-nfcscan-readers.rules \
 	  $(addprefix $(DESTDIR)$(BASHCOMPLETIONDIR)/,$(COMPLETED)) $(patsubst %,$(DESTDIR)$(ZSHCOMPLETIONDIR)/_%,$(COMPLETED)) \
 	  $(patsubst %,$(DESTDIR)$(FISHCOMPLETIONDIR)/%.fish,$(COMPLETED)) \
 	  $(patsubst %,$(DESTDIR)$(LOCALEDIR)/%/LC_MESSAGES/nfcscan.mo,$(LINGUAS))
+	rmdir $(DESTDIR)$(LIBEXECDIR)/nfcscan 2>/dev/null || true
 	@echo "make uninstall: done. Stop it first if it runs: systemctl --user disable --now nfcscand"
 
 # nfcscan_<version>_<arch>.deb, offline, from the static build: `make install` into a staging tree

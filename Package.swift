@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "NFCSim", targets: ["NFCSim"]),
         .executable(name: "nfcscan", targets: ["nfcscan"]),
         .executable(name: "nfcscand", targets: ["nfcscand"]),
+        .executable(name: "nfcscan-sheet", targets: ["nfcscan-sheet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -36,6 +37,10 @@ let package = Package(
         // glibc's libintl (dgettext, bindtextdomain), which Swift's Glibc module leaves out: the
         // copy catalogs' lookups (NFCCopy's Gettext); part of libc, no library to link.
         .systemLibrary(name: "CIntl", path: "CNFC/CIntl"),
+        // GTK 4 and libadwaita, for the scan sheet's own program only (nfcscan-sheet): nfcscan and
+        // nfcscand never link a toolkit.
+        .systemLibrary(name: "CAdwaita", path: "CNFC/CAdwaita", pkgConfig: "libadwaita-1",
+                       providers: [.apt(["libadwaita-1-dev"])]),
 
         // The one poll-and-wake loop (a thread in poll(2) on owned descriptors): Glibc and swift-system only.
         .target(name: "POSIXEvents", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
@@ -113,6 +118,9 @@ let package = Package(
         ]),
         .executableTarget(name: "nfcscan", dependencies: ["NFCScanCLI", "NFCScanDaemonCLI", "NFCSimCLI"]),
         .executableTarget(name: "nfcscand", dependencies: ["NFCScanDaemonCLI"]),
+        // The scan sheet's window, a process of its own that nfcscand starts and feeds views
+        // (ScanSheet's lines on its stdin); not part of the nfcscan binary, which never links GTK.
+        .executableTarget(name: "nfcscan-sheet", dependencies: ["ScanSheet", "CAdwaita"]),
         .executableTarget(name: "ndef-bench", dependencies: ["NDEF"], path: "Benchmarks/ndef-bench"),
         // The figures of a station publishing to an MQTT broker (Benchmarks/broker-bench.sh).
         .executableTarget(name: "broker-bench", dependencies: [

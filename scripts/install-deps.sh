@@ -10,6 +10,13 @@
 # (strip), debootstrap (the clean Debian 12 root), lintian; bash-completion and tmux are for
 # trying the completions on this machine too.
 #
+# The scan sheet (nfcscan-sheet, Sources/nfcscan-sheet) is drawn with GTK 4 and libadwaita:
+# libgtk-4-dev and libadwaita-1-dev build it (4.8 and 1.2 on Debian 12: it uses nothing newer).
+# Its test (make sheet-test) reads it as a screen reader does: at-spi2-core (the accessibility bus
+# and registry), python3-pyatspi and gir1.2-atspi-2.0 (Tests/Support/sheet_atspi.py); imagemagick
+# takes the screenshots (desktop-rig.sh screenshot); fonts-wqy-microhei (1.6 MB, against 56 MB for
+# fonts-noto-cjk) draws the Chinese sheet, which is boxes without a CJK font.
+#
 # The vpcd driver (Debian's vsmartcard-vpcd) is not installed: the package's
 # /etc/reader.conf.d/vpcd makes the system pcscd listen on 0.0.0.0:35963 and 35964, so anyone on
 # the machine's network could insert cards into every PC/SC program. Its .deb is downloaded
@@ -34,6 +41,7 @@ APT_PACKAGES=(
   gettext
   libclang-rt-14-dev
   dpkg-dev debootstrap lintian binutils bash-completion tmux
+  libgtk-4-dev libadwaita-1-dev at-spi2-core python3-pyatspi gir1.2-atspi-2.0 imagemagick fonts-wqy-microhei
 )
 PIP_PACKAGES=(ndeflib:ndef)   # distribution:module (ndeflib installs the module ndef)
 VPCD_PACKAGE=vsmartcard-vpcd

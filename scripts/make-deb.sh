@@ -12,7 +12,8 @@
 #
 # What it adds to ROOT: stripped binaries; gzipped man pages; /usr/share/doc/nfcscan (copyright,
 # changelog.gz, examples/nfcscand.conf); DEBIAN/ (control with Depends computed by
-# dpkg-shlibdeps from the binaries, postinst/postrm that only ask a running udev to reload its
+# dpkg-shlibdeps from the binaries — the scan sheet's libraries, GTK 4 and libadwaita, as
+# Recommends only, so the package installs on a kiosk without a desktop —, postinst/postrm that only ask a running udev to reload its
 # rules, md5sums). Nothing outside ROOT, OUTPUT and a temporary directory is written.
 #
 # Exit status: 0 built; 64 usage; 65 a binary still loads the Swift runtime (not a static build:
@@ -31,8 +32,11 @@ done
 # One binary holds the three commands (Sources/nfcscan/main.swift); the others are links to it.
 binaries=(nfcscan)
 links=(nfcscand nfcsim)
-for b in "${binaries[@]}"; do
-  [ -x "$root/usr/bin/$b" ] || { echo "make-deb: $root/usr/bin/$b is missing: run make deb (it stages the tree first)" >&2; exit 66; }
+# The scan sheet's window (GTK 4, libadwaita), which nfcscand starts: a binary of its own, so
+# that nfcscan never links a toolkit and a machine without one needs none.
+sheet=usr/libexec/nfcscan/nfcscan-sheet
+for b in "${binaries[@]/#/usr/bin/}" "$sheet"; do
+  [ -x "$root/$b" ] || { echo "make-deb: $root/$b is missing: run make deb (it stages the tree first)" >&2; exit 66; }
 done
 for l in "${links[@]}"; do
   [ "$(readlink "$root/usr/bin/$l")" = nfcscan ] || { echo "make-deb: $root/usr/bin/$l is not a link to nfcscan: run make deb" >&2; exit 66; }
@@ -49,8 +53,8 @@ trap 'rm -rf "$work"' EXIT INT TERM
 
 # 1. The binaries must not need the toolchain: no Swift runtime, Foundation or Dispatch loaded
 #    from anywhere, and every library they do load found.
-for b in "${binaries[@]}"; do
-  libs=$(ldd "$root/usr/bin/$b")
+for b in "${binaries[@]/#/usr/bin/}" "$sheet"; do
+  libs=$(ldd "$root/$b")
   if grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|lib_FoundationICU' <<<"$libs" >&2; then
     echo "make-deb: $b loads the Swift runtime above: package a static build (make static-release, or plain make deb)" >&2
     exit 65
@@ -61,7 +65,7 @@ for b in "${binaries[@]}"; do
   fi
 done
 # Symbols go (as dh_strip does); the Swift metadata sections the runtime reads stay.
-strip --remove-section=.comment --remove-section=.note "${binaries[@]/#/$root/usr/bin/}"
+strip --remove-section=.comment --remove-section=.note "${binaries[@]/#/$root/usr/bin/}" "$root/$sheet"
 
 # 2. Man pages gzipped, reproducibly (no name, no time in the header).
 find "$root/usr/share/man" -type f -name '*.[0-9]' -exec gzip -9nf {} +
@@ -113,15 +117,21 @@ EOF
 # 4. Permissions as Debian expects them (the staging tree took the builder's umask).
 find "$root" -type d -exec chmod 755 {} +
 find "$root/usr" -type f -exec chmod 644 {} +
-chmod 755 "${binaries[@]/#/$root/usr/bin/}"
+chmod 755 "${binaries[@]/#/$root/usr/bin/}" "$root/$sheet"
 
 # 5. DEBIAN/: Depends from the libraries the binaries load (dpkg-shlibdeps reads the shlibs and
-#    symbols files of the installed libnfc6, libpcsclite1, libsystemd0, libc6 ...).
+#    symbols files of the installed libnfc6, libpcsclite1, libsystemd0, libc6 ...). The sheet's
+#    (libgtk-4-1, libadwaita-1-0, libglib2.0-0 ...) go to Recommends (-dRecommends), so that the
+#    package installs on a kiosk without a desktop. One call, so a library both need is only in
+#    Depends (dpkg-shlibdeps drops from a weaker field what a stronger one holds).
 mkdir -p "$work/src/debian" "$root/DEBIAN"
 printf 'Source: nfcscan\n\nPackage: nfcscan\nArchitecture: any\n' >"$work/src/debian/control"
-depends=$(cd "$work/src" && dpkg-shlibdeps -O "${binaries[@]/#/$root/usr/bin/}" 2>"$work/shlibdeps.err" \
-  | sed -n 's/^shlibs:Depends=//p') \
+fields=$(cd "$work/src" && dpkg-shlibdeps -O -dDepends "${binaries[@]/#/$root/usr/bin/}" -dRecommends "$root/$sheet" \
+  2>"$work/shlibdeps.err") \
   || { cat "$work/shlibdeps.err" >&2; echo "make-deb: dpkg-shlibdeps failed (above)" >&2; exit 65; }
+depends=$(sed -n 's/^shlibs:Depends=//p' <<<"$fields")
+sheet_recommends=$(sed -n 's/^shlibs:Recommends=//p' <<<"$fields")
+[ -n "$sheet_recommends" ] || { cat "$work/shlibdeps.err" >&2; echo "make-deb: dpkg-shlibdeps found no library for $sheet" >&2; exit 65; }
 [ -n "$depends" ] || { cat "$work/shlibdeps.err" >&2; echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 65; }
 # libmosquitto is opened on first use (CNFC/CMosquitto/shim.h), so dpkg-shlibdeps cannot see it.
 depends="$depends, libmosquitto1 (>= 1.6)"
@@ -133,7 +143,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
-Recommends: pcscd
+Recommends: pcscd, $sheet_recommends
 Section: utils
 Priority: optional
 Description: read the contactless (NFC) chips on posters, badges, toys and labels
@@ -147,6 +157,10 @@ Description: read the contactless (NFC) chips on posters, badges, toys and label
  notification and hands it to the app that registered for it, over a D-Bus
  API. nfcsim presents virtual objects on simulated readers, for testing without
  hardware.
+ .
+ In-app scans show a small window of nfcscand's own, the scan sheet; it needs
+ GTK 4 and libadwaita, which are recommended, not required, so that the
+ package installs on a machine without a desktop.
  .
  Shell completions for bash, zsh and fish are included.
 EOF
@@ -175,4 +189,5 @@ dpkg-deb --root-owner-group -Zxz --build "$root" "$output" >/dev/null
 size=$(stat -c %s "$output")
 echo "make-deb: $output ($((size / 1024)) KiB; installed $installed_size KiB)"
 echo "make-deb: Depends: $depends"
+echo "make-deb: Recommends: pcscd, $sheet_recommends"
 echo "make-deb: check it with: lintian $output; install it with: sudo apt install ./$output"

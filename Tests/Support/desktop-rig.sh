@@ -25,6 +25,9 @@
 #       ActionInvoked(id, ACTION_KEY) to its sender; prints {"id","action_key","destination"}
 #   desktop-rig.sh close DIR [--all] [--timeout S]
 #       the person closes the topmost shown notification (or all): NotificationClosed reason 2
+#   desktop-rig.sh screenshot DIR FILE
+#       the whole screen of the rig's display as an image (imagemagick's import; FILE's name
+#       says the format, e.g. sheet.png)
 #
 # Files in DIR: env; notifications.jsonl (every Notify with its id, CloseNotification, and the
 # ActionInvoked/NotificationClosed signals, as the monitor saw them); dunst-displayed.jsonl (each
@@ -447,7 +450,7 @@ main() {
   local command=${1:-}
   case "$command" in
     -h|--help|help) usage; exit 0 ;;
-    start|run|stop|start-dunst|stop-dunst|status|shown|invoke|close) ;;
+    start|run|stop|start-dunst|stop-dunst|status|shown|invoke|close|screenshot) ;;
     *) usage >&2; exit 64 ;;
   esac
   [ $# -ge 2 ] || { say "$command needs the rig directory"; exit 64; }
@@ -475,6 +478,11 @@ main() {
         pid=$(record_pid "${n##*/}")
         if record_alive "${n##*/}"; then echo "${n##*/} $pid running"; else echo "${n##*/} $pid gone"; fi
       done ;;
+    screenshot)
+      [ $# -eq 1 ] || { say "screenshot needs the FILE to write"; exit 64; }
+      record_alive xvfb || fail "no rig runs in $DIR"
+      command -v import >/dev/null 2>&1 || fail "missing import (imagemagick); run scripts/install-deps.sh"
+      import -window root -display "$(env_value DISPLAY)" "$1" || fail "import could not take the screenshot" ;;
     shown|invoke|close) exec "$PY" "$HELPER" "$command" "$DIR" "$@" ;;
   esac
 }
