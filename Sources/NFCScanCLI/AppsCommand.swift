@@ -22,14 +22,40 @@ struct AppsCommand: AsyncParsableCommand {
             "running", "registration" | "file" and "launch", "filters": [{key: value}]}], \
             "refused": ["path:line: why"]}.
 
-            Exit status: 0; 69 when nfcscand is not running.
+            Then the answers the person gave on nfcscand's sheet, as the desktop's permission store \
+            keeps them (table nfcscan, id objects: the same grants `flatpak permission-show APP` \
+            lists): `allowed: APP` or `not allowed: APP`, where APP is an app ID (or, for an app \
+            with none, its program's path). --allow APP and --deny APP set one; --revoke APP \
+            forgets it, so a sandboxed app is asked again (Docs/apps.md). These need only the \
+            permission store (xdg-permission-store), not nfcscand; it sees the change at once.
+
+            Exit status: 0; 69 when nfcscand is not running (or, for --allow, --deny and \
+            --revoke, when there is no permission store).
             """
     )
 
     @Flag(help: "Print JSON instead of lines.")
     var json = false
 
+    @Option(help: ArgumentHelp("Let this app use the reader without being asked (an app ID, or a program's path).", valueName: "app"))
+    var allow: String?
+
+    @Option(help: ArgumentHelp("Refuse this app at once, without asking.", valueName: "app"))
+    var deny: String?
+
+    @Option(help: ArgumentHelp("Forget the answer kept for this app: a sandboxed app is asked again.", valueName: "app"))
+    var revoke: String?
+
+    func validate() throws {
+        let given = [allow, deny, revoke].compactMap { $0 }
+        guard given.count <= 1 else { throw ValidationError("give one of --allow, --deny and --revoke") }
+        if let app = given.first, app.isEmpty || app.utf8.count > PermissionTable.maximumKeyLength || app.contains(where: \.isNewline) {
+            throw ValidationError("the app is an app ID (org.example.App) or a program's path, on one line")
+        }
+    }
+
     func run() async throws {
+        if let app = allow ?? deny ?? revoke { return try await change(app) }
         let off = ScanCopy.catalog(for: .preferred()).backgroundServiceOff
         guard let bus = try? BusConnection.session() else {
             printError(off)
@@ -45,10 +71,12 @@ struct AppsCommand: AsyncParsableCommand {
         }
         let listed = apps.compactMap { $0.stringKeyedValue }.map(App.init)
         let refusals = refused.compactMap(\.stringValue)
+        let grants = await keptGrants(on: bus)
         if json {
             writeLine(JSONWriter.string(.object([
                 .init("apps", .array(listed.map(\.report))),
                 .init("refused", .array(refusals.map { .string($0) })),
+                .init("grants", .object(grants.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value.rawValue)) })),
             ])))
             return
         }
@@ -57,6 +85,47 @@ struct AppsCommand: AsyncParsableCommand {
             for filter in app.filters { writeLine("  " + App.show(filter)) }
         }
         for refusal in refusals { writeLine("ignored: " + DisplayText.sanitized(refusal, maxCharacters: 400)) }
+        for (app, grant) in grants.sorted(by: { $0.key < $1.key }) {
+            writeLine("\(grant == .allowed ? "allowed" : "not allowed"): \(DisplayText.sanitized(app, maxCharacters: 255))")
+        }
+    }
+
+    /// --allow, --deny, --revoke: the permission store's entry for `app`.
+    private func change(_ app: String) async throws {
+        guard let bus = try? BusConnection.session() else {
+            printError("nfcscan apps: no session bus (DBUS_SESSION_BUS_ADDRESS)")
+            throw ExitCode(69)
+        }
+        defer { bus.close() }
+        let arguments: [DBusValue], member: String
+        if revoke != nil {
+            member = "DeletePermission"
+            arguments = [.string(PermissionTable.table), .string(PermissionTable.resource), .string(app)]
+        } else {
+            member = "SetPermission"
+            arguments = [.string(PermissionTable.table), .boolean(true), .string(PermissionTable.resource), .string(app),
+                         .strings([(allow != nil ? AppGrant.allowed : AppGrant.denied).rawValue])]
+        }
+        do {
+            _ = try await bus.call(destination: PermissionTable.busName, path: PermissionTable.path, interface: PermissionTable.interface,
+                                   member: member, arguments, timeout: .seconds(10))
+        } catch where revoke != nil && error.remoteName == PermissionTable.notFound {
+            // Nothing was kept: forgotten already.
+        } catch {
+            printError("nfcscan apps: the permission store (xdg-permission-store) did not answer: \(error)")
+            throw ExitCode(69)
+        }
+        let shown = DisplayText.sanitized(app, maxCharacters: 255)
+        writeLine(revoke != nil ? "forgotten: \(shown)" : "\(allow != nil ? "allowed" : "not allowed"): \(shown)")
+    }
+
+    /// The grants kept in the permission store; none when there is no store or no table yet.
+    private func keptGrants(on bus: BusConnection) async -> [String: AppGrant] {
+        guard let reply = try? await bus.call(destination: PermissionTable.busName, path: PermissionTable.path,
+                                              interface: PermissionTable.interface, member: "Lookup",
+                                              [.string(PermissionTable.table), .string(PermissionTable.resource)], timeout: .seconds(5)),
+              let first = reply.first else { return [:] }
+        return PermissionTable.grants(first)
     }
 
     /// One entry of ListApps.
