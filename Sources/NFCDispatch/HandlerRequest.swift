@@ -4,12 +4,12 @@ import NDEFReport
 /// exists, so the registry and the notifications never see a malformed name or filter.
 public struct HandlerRequest: Hashable, Sendable {
     /// The name people know the app by; notifications say "Open the contact in <app-name>?".
-    public let appName: String
+    public private(set) var appName: String
     /// An icon name from the icon theme, or a path: the notification's icon.
-    public let appIcon: String?
+    public private(set) var appIcon: String?
     /// The app's desktop file ID without `.desktop` ("org.example.App"): lets the notification
     /// server show the app's own name and icon, and group its notifications.
-    public let desktopEntry: String?
+    public private(set) var desktopEntry: String?
     public let filters: [HandlerFilter]
     /// What the registration costs the daemon to keep and to list (`ListApps`): the bytes of its
     /// names and filters, each key and value with a few bytes of framing.
@@ -69,6 +69,24 @@ public struct HandlerRequest: Hashable, Sendable {
         try self.init(appName: appName, appIcon: appIcon, desktopEntry: desktopEntry, filters: filters)
     }
 
+
+    /// The same registration under the identity the bus gives its app (issue 21): what a person
+    /// reads names the app that is calling, never what it says about itself. `name` is cut to
+    /// ``maximumAppNameLength`` bytes (at a character); an app ID becomes the desktop entry.
+    public func identified(name: String, icon: String?, desktopEntry: String?) -> HandlerRequest {
+        var request = self
+        var cut = ""
+        for character in name {
+            guard cut.utf8.count + character.utf8.count <= Self.maximumAppNameLength else { break }
+            cut.append(character)
+        }
+        request.appName = cut.isEmpty ? appName : cut
+        request.appIcon = icon.flatMap { $0.isEmpty || $0.utf8.count > Self.maximumAppIconLength ? nil : $0 }
+        request.desktopEntry = desktopEntry.flatMap {
+            $0.isEmpty || $0.utf8.count > Self.maximumDesktopEntryLength || !$0.unicodeScalars.allSatisfy(Self.isDesktopIDCharacter) ? nil : $0
+        }
+        return request
+    }
 
     private static func check(_ value: String, option: String, maximum: Int) throws(RegistrationError) {
         let length = value.utf8.count

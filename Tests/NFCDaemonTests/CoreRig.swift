@@ -35,7 +35,7 @@ struct CoreRig {
         var effects = core.handle(.request(call, caller: caller, request))
         if effects.contains(.identify(caller)) {
             effects.removeAll { $0 == .identify(caller) }
-            effects += core.handle(.identified(caller, apps[caller] ?? Self.app(for: caller)))
+            effects += core.handle(.identified(caller, apps[caller] ?? Self.app(for: caller, registering: request)))
         }
         return (call, effects)
     }
@@ -43,10 +43,16 @@ struct CoreRig {
     /// Who each caller is, where a test says so; others are ``app(for:)``.
     var apps: [String: CallerApp] = [:]
 
-    /// An unsandboxed app named after its connection.
-    static func app(for caller: String, sandboxed: Bool = false) -> CallerApp {
+    /// An unsandboxed app named after its connection; one that registers a handler is the app its
+    /// registration names (as its desktop entry would name it).
+    static func app(for caller: String, sandboxed: Bool = false, registering request: DaemonRequest? = nil) -> CallerApp {
+        if case .register(_, let handler) = request {
+            let key = handler.desktopEntry ?? "/usr/bin/\(handler.appName.lowercased())"
+            return CallerApp(key: key, appID: handler.desktopEntry, name: handler.appName, icon: handler.appIcon ?? "", sandboxed: sandboxed,
+                             summary: "\(key), pid 1")
+        }
         let key = "org.example.App\(caller.filter(\.isNumber))"
-        return CallerApp(key: key, name: "App \(caller)", icon: "", sandboxed: sandboxed, summary: "\(key), pid 1")
+        return CallerApp(key: key, appID: key, name: "App \(caller)", icon: "", sandboxed: sandboxed, summary: "\(key), pid 1")
     }
 
     var paused: [String] { core.pausedReasons.map(\.rawValue) }

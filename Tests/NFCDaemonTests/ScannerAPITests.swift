@@ -196,8 +196,12 @@ extension ScannerAPITests {
         let group = ServiceGroup(services: [BusService(daemonBus), watchdog, daemon] + watches, logger: logger)
         let running = Task { try await group.run() }
         let before = daemon.statistics.inputs.load(ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(daemon.statistics.inputs.load(ordering: .relaxed) - before >= 5, "about one heartbeat per 10 ms reached the loop")
+        // Waited for, not slept: on a loaded machine the group may take a while to start.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while daemon.statistics.inputs.load(ordering: .relaxed) - before < 5, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(daemon.statistics.inputs.load(ordering: .relaxed) - before >= 5, "heartbeats reached the loop")
         let app = try BusConnection.connect(address: bus.address)
         defer { app.close() }
         let state = try await app.call(destination: ScannerAPI.busName, path: ScannerAPI.path, interface: "org.freedesktop.DBus.Properties",

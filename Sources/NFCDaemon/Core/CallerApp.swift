@@ -6,6 +6,8 @@ import NFCBusAPI
 struct CallerApp: Sendable, Equatable {
     /// What grants are kept under: the app ID, else the executable's path.
     var key: String
+    /// The app ID (desktop file ID without `.desktop`), when the scope or the sandbox gives one.
+    var appID: String?
     /// What the person reads: the desktop entry's Name, else the app ID or the executable's name.
     var name: String
     /// The desktop entry's Icon (a theme name or an absolute path); empty: none.

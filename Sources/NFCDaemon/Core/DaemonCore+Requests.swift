@@ -8,10 +8,13 @@ import NFCDispatch
 extension DaemonCore {
     mutating func handle(_ request: DaemonRequest, call: CallID, caller: String) {
         switch request {
-        case .register(let handlerPath, let handlerRequest):
+        case .register(let handlerPath, let claimed):
+            // Notifications and ListApps name the app the bus says is calling (issue 21).
+            let handlerRequest = callers[caller].map { claimed.identified(name: $0.name, icon: $0.icon, desktopEntry: $0.appID) } ?? claimed
             do {
                 let id = try registry.register(handlerRequest, owner: caller, handlerPath: handlerPath)
-                log(.info, "handler \(id) registered by \(handlerRequest.appName)", ["owner": caller, "path": handlerPath])
+                log(.info, "handler \(id) registered by \(callers[caller]?.summary ?? caller) (calling itself \(claimed.appName))",
+                    ["owner": caller, "path": handlerPath])
                 emit(.reply(call, .values([.uint32(id)])))
             } catch {
                 fail(call, error.isLimit ? ScannerAPI.ErrorName.limitsExceeded : ScannerAPI.ErrorName.invalidArgs, "\(error)")

@@ -8,6 +8,6 @@ enum CallerApps {
 
     static func identify(_ caller: String, bus: BusConnection) async -> CallerApp? {
         // Stand-in until the identity resolver lands: the connection's own name.
-        CallerApp(key: caller, name: caller, icon: "", sandboxed: false, summary: caller)
+        CallerApp(key: caller, appID: nil, name: caller, icon: "", sandboxed: false, summary: caller)
     }
 }
