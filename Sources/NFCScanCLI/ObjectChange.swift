@@ -91,7 +91,8 @@ struct ObjectChange {
                 report(outcome, place: place, writeCopy: writeCopy)
             case .failure(let error):
                 let ending = WriteEnding(error)
-                fail(sentence(for: ending, copy: copy, writeCopy: writeCopy), ending: ending, detail: error.description, place: place)
+                fail(sentence(for: ending, copy: copy, writeCopy: writeCopy), ending: ending, detail: error.description, place: place,
+                     reader: reader.name)
                 worst = Self.status(for: ending)
                 if count == 1 { return worst }
             }
@@ -199,11 +200,14 @@ struct ObjectChange {
         }
     }
 
-    /// The sentence on standard error (with --verbose, the cause); with --json, a report on
-    /// standard output too.
-    private func fail(_ message: String, ending: WriteEnding, detail: String, place: ObjectIdentity?) {
+    /// The sentence on standard error (with --verbose, the object and reader, and the cause);
+    /// with --json, a report on standard output too.
+    private func fail(_ message: String, ending: WriteEnding, detail: String, place: ObjectIdentity?, reader: String? = nil) {
         printError(message)
-        if options.verbose { printError("nfcscan: \(detail)") }
+        if options.verbose {
+            if let place, let reader { printError("nfcscan: \(place.summary) on \(reader)") }
+            printError("nfcscan: \(detail)")
+        }
         if options.json {
             var fields: [ReportValue.Field] = [.init("ending", .string(ending.rawValue)), .init("error", .string(detail))]
             if let place { fields.append(.init("object", place.report)) }

@@ -45,6 +45,9 @@ public enum MifareClassicWriter {
             throw .refused(error)
         }
         let geometry = survey.area.geometry
+        // A lock after the write changes the trailers with key B: every sector must open with it
+        // before the first WRITE of the message (a format leaves the delivery key B it opens with).
+        if options.lockAfter { try await checkKeyB(survey, uid, &link) }
         var authenticated: Int?
         for (index, write) in plan.writes.enumerated() {
             let sector = geometry.sector(ofBlock: write.block)
@@ -82,12 +85,8 @@ public enum MifareClassicWriter {
         let survey = try await self.survey(uid: uid, size: size, &link)
         do { _ = try TLVWalker.blocks(in: survey.data) } catch { throw .refused(.unreadableLayout(error)) }
         let geometry = survey.area.geometry
-        let sectors = survey.area.sectors.filter { !MifareClassicTrailer.isReadOnly(survey.trailers[$0] ?? []) }
+        let sectors = try await checkKeyB(survey, uid, &link)
         guard !sectors.isEmpty else { return TagWriteReport(roundTrips: link.roundTrips, changed: false) }
-        // Every sector must open with key B before the first is locked.
-        for sector in sectors {
-            try await authenticate(sector: sector, key: MifareClassicTrailer.defaultKeyB, keyB: true, geometry, uid, &link)
-        }
         try await checkUID(uid, geometry, &link)
         for sector in sectors {
             try await authenticate(sector: sector, key: MifareClassicTrailer.defaultKeyB, keyB: true, geometry, uid, &link)
@@ -100,6 +99,18 @@ public enum MifareClassicWriter {
             }
         }
         return TagWriteReport(roundTrips: link.roundTrips)
+    }
+
+    /// The NDEF sectors making read-only changes (those not read-only yet), once each has opened
+    /// with key B: one that does not is `keysRefused` before any sector is locked (or, for a
+    /// write to be locked after it, before the write).
+    @discardableResult
+    static func checkKeyB(_ survey: Survey, _ uid: [UInt8], _ link: inout CountedLink) async throws(TagWriteError) -> [Int] {
+        let sectors = survey.area.sectors.filter { !MifareClassicTrailer.isReadOnly(survey.trailers[$0] ?? []) }
+        for sector in sectors {
+            try await authenticate(sector: sector, key: MifareClassicTrailer.defaultKeyB, keyB: true, survey.area.geometry, uid, &link)
+        }
+        return sectors
     }
 
     /// What the object is: formatted (and writable with the public keys) or blank.

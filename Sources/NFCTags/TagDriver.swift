@@ -16,7 +16,9 @@ public protocol TagDriver: Sendable {
     /// Reads the NDEF message.
     func readNDEF() async throws(TagReadError) -> TagReading
     /// Replaces the message with `message` (an encoded NDEF message; empty to erase: an empty
-    /// NDEF message stays), formatting a blank object first only when `options` asks.
+    /// NDEF message stays), formatting a blank object first only when `options` asks. With
+    /// ``WriteOptions/lockAfter``, everything the lock after it needs is checked too before the
+    /// first command that changes the object.
     @discardableResult
     func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport
     /// Makes the object read-only for good (CC write access, lock bits, access bits), after
@@ -68,10 +70,17 @@ public struct WriteOptions: Hashable, Sendable {
     public var formatIfBlank: Bool
     /// The NTAG21x password (4 bytes) for PWD_AUTH before writing a protected object.
     public var password: [UInt8]?
+    /// The write is to be followed by ``TagDriver/makeReadOnly(options:)`` in the same exclusive
+    /// section (``ObjectWrite`` runs them so): ``TagDriver/write(_:options:)`` then refuses,
+    /// before its first command, whatever would make that lock refuse (lock bits this chip or
+    /// link cannot reach, a password the lock pages need, a card family without a standard
+    /// lock, keys that do not open the trailers), so a write that cannot be locked changes nothing.
+    public var lockAfter: Bool
 
-    public init(formatIfBlank: Bool = false, password: [UInt8]? = nil) {
+    public init(formatIfBlank: Bool = false, password: [UInt8]? = nil, lockAfter: Bool = false) {
         self.formatIfBlank = formatIfBlank
         self.password = password
+        self.lockAfter = lockAfter
     }
 }
 

@@ -16,7 +16,10 @@ public struct Type2LockPlan: Hashable, Sendable {
     ///   - layout: the data area as read; its message must read as the reader reads it (reserved
     ///     areas outside it, the bytes a valid NDEF message), or nothing is made permanent.
     ///   - dynamicLockBytes: the dynamic lock page as read, for a chip that has one.
-    public init(product: Type2Product?, header: [UInt8], layout: Type2DataLayout, dynamicLockBytes: [UInt8]?) throws(WriteRefusal) {
+    ///   - link: what the link to the chip carries (a storage-card link hides which chip it is,
+    ///     and so where its dynamic lock bits are: see ``checkReachable(product:lastDataPage:link:)``).
+    public init(product: Type2Product?, header: [UInt8], layout: Type2DataLayout, dynamicLockBytes: [UInt8]?,
+                link: LinkCapabilities) throws(WriteRefusal) {
         guard header.count >= 16 else { throw .memoryIncomplete(needed: 16, available: header.count) }
         if let ndef = layout.blocks.first(where: { $0.tag == .ndefMessage }) {
             do {
@@ -27,6 +30,7 @@ public struct Type2LockPlan: Hashable, Sendable {
             }
         }
         let lastDataPage = Type2Tag.ccPage + layout.data.count / Type2Product.pageSize
+        try Self.checkReachable(product: product, lastDataPage: lastDataPage, link: link)
         var writes: [Type2PageWrite] = []
         var cc = Array(header[12..<16])
         if cc[3] != 0x0F {
@@ -39,7 +43,7 @@ public struct Type2LockPlan: Hashable, Sendable {
         if lastDataPage > Type2StaticLock.lastPage {
             guard let lock = product?.dynamicLock, let page = product?.configurationPages?.dynamicLock,
                   let current = dynamicLockBytes, current.count >= 4 else {
-                throw .cannotFormat("where the lock bits of its memory past the first 48 bytes are is not known for this chip")
+                throw .cannotFormat("its dynamic lock bytes could not be read")
             }
             let wanted = lock.lockingEverything
             if zip(current.prefix(3), wanted.prefix(3)).contains(where: { $0 & $1 != $1 }) {
@@ -48,6 +52,24 @@ public struct Type2LockPlan: Hashable, Sendable {
         }
         self.writes = writes
     }
+
+    /// Refuses, before anything is written, a lock whose bits cannot be found: a data area that
+    /// ends at or before page 15 is locked by the static lock bits every chip has (page 2), but
+    /// memory past it by dynamic lock bits in a page each chip places differently, known only
+    /// from the chip's name (GET_VERSION) and the table of chips. A PC/SC storage-card link
+    /// (``LinkCapabilities/passesType2Extensions`` false) does not pass GET_VERSION, so there
+    /// the lock is `unsupported` whatever the chip, and the text says which reader would do it;
+    /// a chip that did not say its name, or one the table has no dynamic lock for (NTAG212,
+    /// Ultralight EV1 128), cannot be locked by this writer at all.
+    public static func checkReachable(product: Type2Product?, lastDataPage: Int, link: LinkCapabilities) throws(WriteRefusal) {
+        guard lastDataPage > Type2StaticLock.lastPage else { return }
+        if product?.dynamicLock != nil, product?.configurationPages?.dynamicLock != nil { return }
+        if product == nil, !link.passesType2Extensions { throw .unsupported(storageCardLock) }
+        throw .cannotFormat("where the lock bits of its memory past the first 48 bytes are is not known for this chip")
+    }
+
+    /// Why a storage-card link cannot lock a chip of more than 48 bytes, and what can.
+    public static let storageCardLock = "locking it through this reader: a PC/SC storage-card link passes only READ and WRITE to the chip, not GET_VERSION, so which chip it is, and where the lock bits of its memory past the first 48 bytes are, stays unknown; a reader that passes the chip's own commands can lock it (a PC/SC reader with a pass-through such as an ACR122U, or a libnfc reader such as a PN532)"
 
     /// Whether a page read back after `write` holds every bit it set (OTP bits: a set bit that
     /// reads 0 did not take; bytes the chip ignores were written as 0).

@@ -12,7 +12,9 @@ public struct Type2PageWrite: Hashable, Sendable {
 /// The WRITEs that replace a Type 2 object's NDEF message in the tear-safe order of NFC Forum
 /// Type 2 Tag §7.5.3 (``TLVAreaWritePlan`` with 4-byte pages): the CC is checked (formatted,
 /// write access granted), the data area bounded as the reader bounds it, and the areas Lock and
-/// Memory Control TLVs reserve kept out of the message's way.
+/// Memory Control TLVs reserve kept out of the message's way. A write to be locked after it is
+/// planned with its lock (``Type2LockPlan`` over the data area as it will then be), so a lock
+/// the chip or the link cannot do refuses the write before its first WRITE.
 public struct Type2WritePlan: Hashable, Sendable {
     /// The WRITEs, in the order they must be sent.
     public let writes: [Type2PageWrite]
@@ -20,6 +22,8 @@ public struct Type2WritePlan: Hashable, Sendable {
     public let available: Int
     /// The data area (from page 4) once every write is done.
     public let dataArea: [UInt8]
+    /// The lock that follows the write, when one was asked for.
+    public let lock: Type2LockPlan?
 
     /// Plans writing `message` (the encoded NDEF message; empty for an empty message).
     /// - Parameters:
@@ -27,13 +31,41 @@ public struct Type2WritePlan: Hashable, Sendable {
     ///     of the data area, as read.
     ///   - userMemory: the chip's user memory from GET_VERSION, when known (bounds the CC as the
     ///     reader does).
-    public init(memory: [UInt8], userMemory: Int?, message: [UInt8]) throws(WriteRefusal) {
+    ///   - lock: what making the object read-only after the write needs to know; nil when no
+    ///     lock follows.
+    public init(memory: [UInt8], userMemory: Int?, message: [UInt8], lock: Type2LockContext? = nil) throws(WriteRefusal) {
         let layout = try Type2DataLayout(memory: memory, userMemory: userMemory)
         guard layout.writable else { throw .readOnly }
         let plan = try TLVAreaWritePlan(data: layout.data, blockSize: Type2Product.pageSize, reserved: layout.reserved, message: message)
         writes = plan.writes.map { Type2PageWrite(page: Type2Product.firstUserPage + $0.block, bytes: $0.bytes) }
         available = plan.available
         dataArea = plan.dataArea
+        guard let lock else {
+            self.lock = nil
+            return
+        }
+        var after = memory
+        after.replaceSubrange(4..<(4 + plan.dataArea.count), with: plan.dataArea)
+        self.lock = try Type2LockPlan(product: lock.product, header: lock.header,
+                                      layout: try Type2DataLayout(memory: after, userMemory: userMemory),
+                                      dynamicLockBytes: lock.dynamicLockBytes, link: lock.link)
+    }
+}
+
+/// What planning a lock needs beyond the data area (``Type2LockPlan``): the chip, pages 0–3 and
+/// the dynamic lock page as the write's first commands read them, and the link they came over.
+public struct Type2LockContext: Hashable, Sendable {
+    public var product: Type2Product?
+    /// Pages 0–3 as read (UID, lock bytes, CC).
+    public var header: [UInt8]
+    public var dynamicLockBytes: [UInt8]?
+    public var link: LinkCapabilities
+
+    public init(product: Type2Product?, header: [UInt8], dynamicLockBytes: [UInt8]?, link: LinkCapabilities) {
+        self.product = product
+        self.header = header
+        self.dynamicLockBytes = dynamicLockBytes
+        self.link = link
     }
 }
 

@@ -32,6 +32,14 @@ public enum Type2Writer {
             return protection.protects(last)
         }
 
+        /// The last page making the object read-only writes: the dynamic lock page, or the CC.
+        var lastLockPage: Int { product?.configurationPages?.dynamicLock ?? Type2Tag.ccPage }
+
+        /// What the lock plan needs beyond the data area.
+        func lockContext(_ link: LinkCapabilities) -> Type2LockContext {
+            Type2LockContext(product: product, header: header, dynamicLockBytes: dynamicLockBytes, link: link)
+        }
+
         /// The last page of the data area: as the CC says (bounded by the chip's memory), or the
         /// chip's user memory when it is blank.
         var lastDataPage: Int {
@@ -44,13 +52,16 @@ public enum Type2Writer {
     }
 
     /// Writes `message` (encoded NDEF; empty for an empty message), formatting a blank chip first
-    /// when `options` asks.
+    /// when `options` asks. With ``WriteOptions/lockAfter`` the plan holds the lock too
+    /// (``Type2WritePlan/lock``) and the password is checked through the lock pages, so a lock
+    /// that would be refused refuses the write before its first WRITE (and before formatting).
     @discardableResult
     public static func write(_ message: [UInt8], over transport: some TagTransport,
                              options: WriteOptions = WriteOptions()) async throws(TagWriteError) -> TagWriteReport {
         var link = CountedLink(transport)
         var session = try await open(&link, password: options.password)
-        if session.needsPassword(through: session.lastDataPage) { throw .refused(.passwordRequired) }
+        let lastPage = options.lockAfter ? max(session.lastDataPage, session.lastLockPage) : session.lastDataPage
+        if session.needsPassword(through: lastPage) { throw .refused(.passwordRequired) }
         var formatted = false
         var memory: [UInt8]
         do {
@@ -58,6 +69,14 @@ public enum Type2Writer {
         } catch .refused(.notFormatted) where options.formatIfBlank {
             let plan: Type2FormatPlan
             do { plan = try Type2FormatPlan(product: session.product, header: session.header) } catch { throw .refused(error) }
+            if options.lockAfter {
+                var formattedSession = session
+                formattedSession.header.replaceSubrange(12..<16, with: plan.capabilityContainer)
+                do {
+                    try Type2LockPlan.checkReachable(product: session.product, lastDataPage: formattedSession.lastDataPage,
+                                                     link: transport.capabilities)
+                } catch { throw .refused(error) }
+            }
             try await send(plan.writes, &link, session: session, uidCheckBeforeLast: true)
             session.header.replaceSubrange(12..<16, with: plan.capabilityContainer)
             formatted = true
@@ -67,7 +86,10 @@ public enum Type2Writer {
             throw .refused(.passwordRequired)
         }
         let plan: Type2WritePlan
-        do { plan = try Type2WritePlan(memory: memory, userMemory: session.product?.userMemory, message: message) } catch {
+        do {
+            plan = try Type2WritePlan(memory: memory, userMemory: session.product?.userMemory, message: message,
+                                      lock: options.lockAfter ? session.lockContext(transport.capabilities) : nil)
+        } catch {
             throw .refused(error)
         }
         try await send(plan.writes, &link, session: session, uidCheckBeforeLast: true)
@@ -82,8 +104,7 @@ public enum Type2Writer {
     public static func makeReadOnly(over transport: some TagTransport, options: WriteOptions = WriteOptions()) async throws(TagWriteError) -> TagWriteReport {
         var link = CountedLink(transport)
         let session = try await open(&link, password: options.password)
-        let lastLockPage = session.product?.configurationPages?.dynamicLock ?? Type2StaticLock.page
-        if session.needsPassword(through: lastLockPage) { throw .refused(.passwordRequired) }
+        if session.needsPassword(through: session.lastLockPage) { throw .refused(.passwordRequired) }
         let memory: [UInt8]
         do { memory = try await readMemory(&link, userMemory: session.product?.userMemory, fastRead: session.fastRead) } catch .link(.nak) where session.protection?.readProtected == true && !session.authenticated {
             await wake(&link)
@@ -94,7 +115,7 @@ public enum Type2Writer {
         let plan: Type2LockPlan
         do {
             plan = try Type2LockPlan(product: session.product, header: session.header, layout: layout,
-                                     dynamicLockBytes: session.dynamicLockBytes)
+                                     dynamicLockBytes: session.dynamicLockBytes, link: transport.capabilities)
         } catch { throw .refused(error) }
         for write in plan.writes {
             try await send([write], &link, session: session, uidCheckBeforeLast: true)

@@ -38,15 +38,19 @@ public struct Type4Driver: TagDriver {
                          capacity: max(0, cc.maxNDEFSize - cc.lengthFieldSize), used: used, roundTrips: link.roundTrips)
     }
 
+    /// A write to be locked after it is refused before anything is sent: no Type 4 object can be.
     public func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
+        if options.lockAfter { throw .refused(.unsupported(Self.noStandardLock)) }
         do { return try await Type4Writer.write(message, over: transport) } catch .refused(.notFormatted) where options.formatIfBlank {
             throw .refused(.cannotFormat(Self.noStandardFormat))
         }
     }
 
     public func makeReadOnly(options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {
-        throw .refused(.unsupported("making a Type 4 object read-only: the standard has no command that changes the NDEF file's write access; each card family (DESFire, NTAG 424, …) needs its own commands and keys"))
+        throw .refused(.unsupported(Self.noStandardLock))
     }
+
+    public static let noStandardLock = "making a Type 4 object read-only: the standard has no command that changes the NDEF file's write access; each card family (DESFire, NTAG 424, …) needs its own commands and keys"
 
     public static let noStandardFormat = "a Type 4 object gets its NDEF application from its card family's own commands and keys (DESFire, NTAG 424, …); the standard has no command to create it"
 }

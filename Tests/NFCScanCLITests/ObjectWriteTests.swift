@@ -44,14 +44,31 @@ import Testing
         #expect(try await Type2Tag.readNDEF(over: transport).ndefBytes == [])
     }
 
-    /// Locking comes only after the verified write: whatever the lock's outcome, the message is
-    /// written first, and `done` means locked too.
+    /// Locking comes only after the verified write, and `done` means locked too.
     @Test func aLockComesAfterTheVerifiedWrite() async throws {
         let (object, transport) = try Self.object()
         let result = await ObjectWrite.link("https://example.com/locked", lock: true).run(on: object)
-        #expect(result.written)
-        #expect((result.ending == .done) == result.locked, "\(result)")
+        #expect(result.written && result.locked && result.ending == .done, "\(result)")
         #expect(try await Type2Tag.readNDEF(over: transport).message == NDEFMessage(URIRecord(uri: "https://example.com/locked").record()))
+    }
+
+    /// Issue 21: a write session with lock through a reader that cannot reach the lock bits (a
+    /// PC/SC storage-card link: no GET_VERSION, so an NTAG213's dynamic lock page is unknown)
+    /// ends `unsupported` before its first WRITE: nothing written, the poster reads as it was,
+    /// and the error names what would lock it.
+    @Test func aLockTheLinkCannotDoRefusesBeforeTheWrite() async throws {
+        let transport = InProcessTransport(try VirtualType2Tag(product: .ntag213, message: Self.old), capabilities: .init(
+            maxResponseLength: 258, passesType2Extensions: false, extendedLengthAPDUs: false))
+        let object = DetectedObject(identifier: VirtualType2Tag.defaultUID, technology: .iso14443A(atqa: [0x00, 0x44], sak: 0x00, ats: []),
+                                    platform: .type2, transport: transport)
+        let before = await transport.object.memory
+        let result = await ObjectWrite.link("https://example.com/new", lock: true).run(on: object)
+        #expect(result.ending == .unsupported && !result.written && !result.locked, "\(result)")
+        guard case .refused(.unsupported(let why))? = result.error else { Issue.record("\(String(describing: result.error))"); return }
+        #expect(why.contains("storage-card") && why.contains("ACR122U"), "\(why)")
+        #expect(await transport.commands.allSatisfy { $0.first != Type2Command.writeCode })
+        #expect(await transport.object.memory == before)
+        #expect(try await Type2Tag.readNDEF(over: transport).message == Self.old)
     }
 
     @Test func aMessageIsCheckedAndNamedByWhatItHolds() throws {

@@ -190,8 +190,9 @@ do {
     case "write":
         // write HEX [format] [lock] [password=HEX] SECONDS: writes the encoded message HEX to the
         // first object through its driver, as one whole operation (formatting a blank object when
-        // asked), then (when asked) makes it read-only, then prints what a fresh read and the
-        // driver's status find.
+        // asked), then (when asked) makes it read-only — the write told so, as ObjectWrite tells
+        // it, so a lock the link cannot do refuses before the write — then prints what a fresh
+        // read and the driver's status find.
         guard case .success(let message) = Hex.decode(arguments[1]) else { say("error=bad hex"); exit(64) }
         var password: [UInt8]?
         if let given = arguments.first(where: { $0.hasPrefix("password=") }) {
@@ -199,9 +200,11 @@ do {
             password = bytes
         }
         let options = WriteOptions(formatIfBlank: arguments.contains("format"), password: password)
+        var writeOptions = options
+        writeOptions.lockAfter = arguments.contains("lock")
         let (reader, object, events) = try await firstObject()
         do {
-            let report = try await object.perform { driver throws(TagWriteError) in try await driver.write(message, options: options) }
+            let report = try await object.perform { driver throws(TagWriteError) in try await driver.write(message, options: writeOptions) }
             say("written changed=\(report.changed) formatted=\(report.formatted) roundTrips=\(report.roundTrips)")
             if arguments.contains("lock") {
                 let locked = try await object.perform { driver throws(TagWriteError) in try await driver.makeReadOnly(options: options) }

@@ -37,6 +37,21 @@ import TestSupport
         print("PC/SC storage-card write: \(written)")
     }
 
+    /// Issue 21: a storage-card reader cannot reach an NTAG215's dynamic lock bits (GET_VERSION
+    /// does not pass): a write to be locked is refused before its first UPDATE BINARY, says
+    /// which reader would do it, and the object reads back as it was, read-write.
+    @Test func aStorageCardReaderRefusesAWriteToBeLockedBeforeWriting() throws {
+        let result = try write(reader: "storage-card", extra: ["lock"])
+        let refused = try #require(result.line(startingWith: "writeError=refused: not supported: locking it through this reader"),
+                                   "\(result.output)")
+        #expect(refused.contains("ACR122U"), "\(refused)")
+        #expect(result.line(startingWith: "written ") == nil && result.line(startingWith: "readOnly ") == nil, "\(result.output)")
+        let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
+        #expect(read.hasPrefix("ndef=\(Hex.string(Self.old.encoded())) "), "\(read)")
+        let status = try #require(result.line(startingWith: "status "), "\(result.output)")
+        #expect(status.contains("access=read-write used=\(Self.old.encoded().count)"), "\(status)")
+    }
+
     @Test func anACR122UWritesAndLocksThroughDirectTransmit() throws {
         let result = try write(reader: "acr122u", extra: ["lock"])
         let written = try #require(result.line(startingWith: "written "), "\(result.output)")
