@@ -192,7 +192,7 @@ extension CopyMessage {
         note: "Locked for good: it can't be changed any more.")
     static let cannotBeUndone = CopyMessage(.sentence, "sheet.cannotBeUndone", "This can't be undone.",
         note: "Below the question before locking an object.")
-    static let lockedAfterSaving = CopyMessage(.sentence, "sheet.lockedAfterSaving", "The {object} will be locked for good. This can't be undone.",
+    static let lockedAfterSaving = CopyMessage(.sentence, "sheet.lockedAfterSaving", "The {object} will be locked. This can't be undone.",
         note: "Below the question when an app saves and then locks the object.")
     static let scanDone = CopyMessage(.sentence, "sheet.scanDone", "Done. You can take the {object} away.",
         note: "The object was read and handed to the app.")

@@ -12,7 +12,7 @@ extension CopyRules {
     /// What the placeholders hold while a translation is checked: the widest value each takes in
     /// practice (a five-digit count, a site and path), "example" for the others; `{object}` is
     /// every object name of the catalog in turn.
-    static let sampleValues = ["seconds": "59", "count": "10000", "used": "45", "capacity": "137", "link": "example.com/poster"]
+    static let sampleValues = ["app": "Posters", "seconds": "59", "count": "10000", "used": "45", "capacity": "137", "link": "example.com/poster"]
 
     /// Every problem of one language's catalog (po/<language>.po) measured against the messages:
     /// - a message without a translation (an entry missing, a msgstr empty) or with a fuzzy one:
