@@ -2,6 +2,7 @@ import ArgumentParser
 import CMalloc
 import DesktopEntries
 import FoundationEssentials
+import Glibc
 import Logging
 import NFCBusAPI
 import NFCCopy
@@ -98,6 +99,12 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         // itself glibc raises this threshold to the largest block freed (up to 32 MiB), and
         // blocks below it stay in the heap once freed: resident memory would not come back.
         _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+        // A pipe whose reader is gone answers a write with EPIPE, never with a signal that ends
+        // the daemon: the scan sheet's program (SheetHost) may stop reading, crash or be killed
+        // just before a view is written to it. (systemd ignores SIGPIPE for its services already;
+        // nfcscand started any other way did not.) Children get every signal at its default
+        // (ChildProcess.spawn).
+        _ = signal(SIGPIPE, SIG_IGN)
         let level: Logger.Level = verbose ? .debug : .info
         LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level) }
         let logger = Logger(label: "nfcscand")

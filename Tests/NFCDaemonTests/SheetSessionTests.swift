@@ -170,6 +170,25 @@ import Testing
         #expect(Self.closing(done).first??.closeAfter == SheetViews.endingShown)
     }
 
+    @Test func anObjectHeldNearWhileAskedIsLookedForAgainAfterTheAnswer() {
+        var rig = Rig(configuration: Self.desktop)
+        _ = rig.request(.startWrite(Self.link))
+        // The person holds the poster near the reader while reading the question: it is read, kept from the session.
+        _ = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/old"))))
+        let confirmed = rig.send(.sheet(session: 1, .pressed("confirm")))
+        let restart = confirmed.firstIndex(of: .stopReading(generation: 1))
+        let reopened = confirmed.firstIndex(of: .startReading(generation: 2))
+        let armed = confirmed.firstIndex { if case .armWrite(session: 1, _) = $0 { true } else { false } }
+        #expect(restart != nil && reopened != nil && armed != nil, "the readers are opened anew, so the object near them is written")
+        #expect((restart ?? 0) < (reopened ?? 0) && (reopened ?? 0) < (armed ?? 0))
+
+        var canceled = Rig(configuration: Self.desktop)
+        _ = canceled.request(.startWrite(Self.link))
+        #expect(!canceled.send(.sheet(session: 1, .pressed("cancel"))).contains(.stopReading(generation: 1)), "a Cancel reopens nothing")
+        var kiosk = Rig()
+        #expect(!kiosk.request(.startWrite(Self.link)).effects.contains(.stopReading(generation: 1)), "nothing asked: nothing reopened")
+    }
+
     @Test func theSheetClosingOrFailingEndsTheSession() {
         var rig = Rig(configuration: Self.desktop)
         _ = rig.request(.startSession(Self.poster))

@@ -13,20 +13,12 @@
 # cancelling the timer); the end of stdin ending it at once; Escape on an ending view closing
 # it. Screenshots of the English and Chinese sheets go to the rig directory (kept on failure).
 #
-# AT-SPI under the rig (its bus has no service activation):
-#   - at-spi-bus-launcher --launch-immediately, started here on the rig's session bus and display,
-#     starts the accessibility bus (a dbus-daemon of its own, /usr/share/defaults/at-spi2/
-#     accessibility.conf, which does activate at-spi2-registryd) and publishes its address both
-#     as org.a11y.Bus on the session bus and as the AT_SPI_BUS property of the X root window.
-#   - The registry is started here (StartServiceByName on the accessibility bus) and waited for,
-#     so the sheet's GTK finds it when it registers.
-#   - GTK 4.8 needs nothing else on X11: it has its own AT-SPI backend (no atk-bridge, no
-#     toolkit-accessibility setting as GTK 3 had), on by default (GTK_A11Y must not be `none`),
-#     and finds the bus through AT_SPI_BUS_ADDRESS, the root window's AT_SPI_BUS, then
-#     org.a11y.Bus. It leaves hidden widgets and those marked hidden (the sheet's mark) out of
-#     the tree. pyatspi finds the bus the same way.
-#   - Escape: pyatspi's generateKeyboardEvent with KEY_SYM (the keysym number) goes through the
-#     registry, which types it with XTest at the focused X window (no xdotool needed).
+# AT-SPI: the rig's --a11y (Tests/Support/desktop-rig.sh) starts at-spi-bus-launcher and the
+# registry on the rig's bus and display, and the sheet's GTK and pyatspi find the accessibility
+# bus through the X root window's AT_SPI_BUS (GTK 4.8 has its own AT-SPI backend on X11, on by
+# default; it leaves hidden widgets and those marked hidden, the sheet's mark, out of the tree).
+# Escape: pyatspi's generateKeyboardEvent with KEY_SYM (the keysym number) goes through the
+# registry, which types it with XTest at the focused X window (no xdotool needed).
 # GSETTINGS_BACKEND=memory: GTK reads its settings without dconf (nothing written under HOME).
 # LC_ALL=C.UTF-8: GTK's own words (the close button's name, "Close") in English, whatever the
 # machine's locale; the sheet's words are the views' own.
@@ -65,29 +57,19 @@ now_ms() { echo $(( ${EPOCHREALTIME//[!0-9]/} / 1000 )); }
 
 # Short: the rig's bus sockets live in it (unix socket paths end at 107 bytes).
 DIR=$(mktemp -d /tmp/sheet-test.XXXXXX)
-LAUNCHER="" SHEET_PID="" SHEET_IN=""
+SHEET_PID="" SHEET_IN=""
 cleanup() {
   local status=$?
   if [ -n "$SHEET_IN" ]; then eval "exec $SHEET_IN>&-"; fi
   if [ -n "$SHEET_PID" ]; then kill "$SHEET_PID" 2>/dev/null || true; fi
-  # The launcher leads a session of its own (setsid): its bus and the registry are in its group.
-  if [ -n "$LAUNCHER" ]; then kill -TERM -- "-$LAUNCHER" 2>/dev/null || true; fi
   "$RIG" stop "$DIR" >/dev/null 2>&1 || true
   if [ "$status" -eq 0 ] && [ "$FAILED" -eq 0 ] && [ -z "${SHEET_TEST_KEEP:-}" ]; then rm -rf "$DIR"; else say "kept $DIR (logs, outputs, screenshots)"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-eval "$("$RIG" start "$DIR" --no-dunst --watch-pid $$)"
+eval "$("$RIG" start "$DIR" --no-dunst --a11y --watch-pid $$)"
 export GSETTINGS_BACKEND=memory LC_ALL=C.UTF-8
-
-setsid /usr/libexec/at-spi-bus-launcher --launch-immediately </dev/null >"$DIR/logs/at-spi.log" 2>&1 &
-LAUNCHER=$!
-wait_for "org.a11y.Bus on the rig's bus" 10 name_owned "$DBUS_SESSION_BUS_ADDRESS" org.a11y.Bus || exit 1
-A11Y=$(dbus-send --session --print-reply=literal --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress | tr -d ' ')
-dbus-send --bus="$A11Y" --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-  org.freedesktop.DBus.StartServiceByName string:org.a11y.atspi.Registry uint32:0 >/dev/null
-wait_for "the AT-SPI registry" 10 name_owned "$A11Y" org.a11y.atspi.Registry || exit 1
 
 # ---- helpers ----
 

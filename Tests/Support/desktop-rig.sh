@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The desktop test rig: real parts for end-to-end tests of nfcscand, all private to one directory.
 #
-#   desktop-rig.sh start DIR [--no-dunst] [--system-bus] [--watch-pid PID] [--timeout S]
+#   desktop-rig.sh start DIR [--no-dunst] [--system-bus] [--a11y] [--watch-pid PID] [--timeout S]
 #                            [--dunstrc-extra FILE] [--screen WxHxD]
 #       Starts a private session dbus-daemon (config and socket in DIR, no service activation),
 #       Xvfb on a free display (-displayfd, -nolisten tcp), a bus monitor that logs the
@@ -9,6 +9,16 @@
 #       --no-dunst      no notification server yet (start-dunst/stop-dunst later)
 #       --system-bus    also a private system-type bus, exported as DBUS_SYSTEM_BUS_ADDRESS
 #                       (for python3-dbusmock's logind/NetworkManager templates)
+#       --a11y          also AT-SPI, as a desktop has it for a screen reader: at-spi-bus-launcher
+#                       --launch-immediately (setsid, like every part: `stop` ends its session,
+#                       so the accessibility bus it starts and the registry end with it) on the
+#                       rig's bus and display, then the registry (StartServiceByName on the
+#                       accessibility bus, waited for). Nothing more is exported: the launcher
+#                       publishes the bus as org.a11y.Bus on the session bus and as the X root
+#                       window's AT_SPI_BUS property, where GTK 4 (its own AT-SPI backend, on
+#                       unless GTK_A11Y=none) and pyatspi (Tests/Support/sheet_atspi.py) find it.
+#                       Keys typed through the registry (generateKeyboardEvent) go to the focused
+#                       X window with XTest. Needs at-spi2-core (scripts/install-deps.sh).
 #       --watch-pid PID stop the rig by itself when process PID ends (a test that crashes)
 #       --dunstrc-extra FILE  appended to the rig's dunstrc (rules, settings)
 #       Once everything answers it prints `export NAME='VALUE'` lines (DBUS_SESSION_BUS_ADDRESS,
@@ -185,6 +195,24 @@ start_xvfb() { # SCREEN TIMEOUT -> X_DISPLAY
   X_DISPLAY=":$(head -n1 "$DIR/xvfb.display" | tr -dc 0-9)"
 }
 
+# AT-SPI (--a11y): the launcher starts the accessibility bus (a dbus-daemon of its own, with
+# /usr/share/defaults/at-spi2/accessibility.conf, which does activate at-spi2-registryd) and
+# publishes its address; the registry is then started on that bus and waited for, so a GTK program
+# started next finds it when it registers. GSETTINGS_BACKEND=memory: no dconf, nothing under HOME.
+A11Y_LAUNCHER=/usr/libexec/at-spi-bus-launcher
+start_a11y() { # SESSION_ADDRESS DISPLAY TIMEOUT
+  local a11y_address
+  launch at-spi "$DIR/logs/at-spi.log" - DBUS_SESSION_BUS_ADDRESS="$1" DISPLAY="$2" XDG_RUNTIME_DIR="$DIR/runtime" \
+    GSETTINGS_BACKEND=memory -- "$A11Y_LAUNCHER" --launch-immediately
+  wait_until at-spi "org.a11y.Bus on the rig's bus" "$3" name_owned "$1" org.a11y.Bus
+  a11y_address=$(dbus-send --bus="$1" --print-reply=literal --dest=org.a11y.Bus /org/a11y/bus org.a11y.Bus.GetAddress | tr -d ' ') \
+    || fail "org.a11y.Bus did not give the accessibility bus's address"
+  dbus-send --bus="$a11y_address" --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.StartServiceByName string:org.a11y.atspi.Registry uint32:0 >/dev/null \
+    || fail "the AT-SPI registry could not be started (its log: $DIR/logs/at-spi.log)"
+  wait_until at-spi "the AT-SPI registry" "$3" name_owned "$a11y_address" org.a11y.atspi.Registry
+}
+
 write_dunst_config() {
   local d="$DIR/dunst"
   mkdir -p "$d"
@@ -346,12 +374,13 @@ do_stop() {
 
 # Starts every part (options as for start); on any failure stops what it started and exits 1.
 rig_up() {
-  local no_dunst=0 system_bus=0 watch_pid="" timeout=10 screen=1280x800x24
+  local no_dunst=0 system_bus=0 a11y=0 watch_pid="" timeout=10 screen=1280x800x24
   DUNSTRC_EXTRA=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --no-dunst) no_dunst=1; shift ;;
       --system-bus) system_bus=1; shift ;;
+      --a11y) a11y=1; shift ;;
       --watch-pid) watch_pid=${2:?--watch-pid needs a PID}; shift 2 ;;
       --timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
       --screen) screen=${2:?--screen needs WxHxD}; shift 2 ;;
@@ -367,6 +396,7 @@ rig_up() {
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
   done
   "$PY" -c 'import gi; gi.require_version("Gio", "2.0"); from gi.repository import Gio' 2>/dev/null || missing+=("python3-gi ($PY)")
+  if [ "$a11y" = 1 ] && [ ! -x "$A11Y_LAUNCHER" ]; then missing+=("$A11Y_LAUNCHER (at-spi2-core)"); fi
   [ ${#missing[@]} -eq 0 ] || fail "missing ${missing[*]}; run scripts/install-deps.sh"
 
   local n
@@ -404,6 +434,9 @@ rig_up() {
               "XDG_RUNTIME_DIR=$DIR/runtime" "NFCSCAN_RIG_DIR=$DIR")
   [ -z "$system_address" ] || envs+=("DBUS_SYSTEM_BUS_ADDRESS=$system_address")
   write_env "${envs[@]}"
+  if [ "$a11y" = 1 ]; then
+    start_a11y "$session_address" "$display" "$timeout"
+  fi
   write_dunst_config
   if [ "$no_dunst" = 0 ]; then
     start_dunst "$timeout"

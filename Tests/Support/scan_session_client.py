@@ -12,6 +12,9 @@ given, and appends one JSON line per event to --record FILE:
 It exits 0 once its session is invalidated (or 1 when StartScanSession is refused).
 --invalidate-after N: calls Invalidate(--invalidate-message) after N objects were detected.
 --restart-after S: calls RestartPolling S seconds after the session became active.
+--invalidate-when FILE: calls Invalidate(--invalidate-message) once FILE exists (looked for every
+50 ms from the start), and records {"event": "invalidate-called"} or {"event": "invalidate-refused"}.
+--language L: the session's "language" option (e.g. zh_CN).
 --peek PATH: instead of a session, calls Properties.GetAll on PATH (another app's session) and
 records {"event": "peek", "error": <D-Bus error name or null>}; exit 0.
 Run it with Debian's /usr/bin/python3 (python3-dbus, python3-gi).
@@ -36,6 +39,8 @@ def main():
     parser.add_argument("--invalidate-after", type=int, default=0)
     parser.add_argument("--invalidate-message", default="")
     parser.add_argument("--restart-after", type=float, default=0)
+    parser.add_argument("--invalidate-when")
+    parser.add_argument("--language")
     args = parser.parse_args()
     record, bus = connect(args, SESSION)
     if bus is None:
@@ -75,10 +80,23 @@ def main():
         options["multiple"] = dbus.Boolean(True)
     if args.alert is not None:
         options["alert-message"] = dbus.String(args.alert)
+    if args.language is not None:
+        options["language"] = dbus.String(args.language)
     path = start(bus, "StartScanSession", options, record)
     if path is None:
         return 1
     signals.started(path)
+    if args.invalidate_when:
+        def invalidate_when():
+            if not os.path.exists(args.invalidate_when):
+                return True
+            try:
+                bus.get_object(SCANNER, path, introspect=False).Invalidate(args.invalidate_message, dbus_interface=SESSION)
+                record(event="invalidate-called")
+            except dbus.DBusException as e:
+                record(event="invalidate-refused", error=e.get_dbus_name())
+            return False
+        GLib.timeout_add(50, invalidate_when)
     loop.run()
     return 0
 

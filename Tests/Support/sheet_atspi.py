@@ -4,6 +4,9 @@
     sheet_atspi.py dump [--app NAME]          the app's tree, one line per node:
                                               depth*2 spaces, role<TAB>name<TAB>text<TAB>states
     sheet_atspi.py has ROLE NAME [--app NAME] exit 0 when a node has that role and name
+    sheet_atspi.py has-part ROLE TEXT [--app NAME]
+                                              exit 0 when a node of that role has a name holding
+                                              TEXT (a message naming an app whose name varies)
     sheet_atspi.py press LABEL [--app NAME]   the button named LABEL is pressed (its first action)
     sheet_atspi.py key NAME                   a key (Escape, Return, Tab, or a keysym number such as
                                               0xff1b) typed at the focused window, through the
@@ -86,11 +89,11 @@ def main(argv):
             print("  " * depth + "\t".join([node.getRoleName(), clean(node.name or ""),
                                             clean(text_of(node)), states_of(node)]))
         return 0
-    if command == "has" and len(rest) == 2:
+    if command in ("has", "has-part") and len(rest) == 2:
         role, name = rest
         for _, node in walk(app):
             # GTK 4.8 leaves hidden widgets out of the tree: a node found is one on screen.
-            if node.getRoleName() == role and node.name == name:
+            if node.getRoleName() == role and (node.name == name if command == "has" else name in (node.name or "")):
                 return 0
         return 1
     if command == "press" and len(rest) == 1:

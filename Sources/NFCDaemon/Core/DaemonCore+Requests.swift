@@ -167,6 +167,15 @@ extension DaemonCore {
         }
         if session.write != nil, configuration.showsSheet, !session.consented { return ask(.consent, session) }
         sessions.update(id) { $0.asking = nil }
+        // The person answered the sheet's question: an object held near the reader meanwhile (or
+        // left there before) was read and kept from the session, and a reader reports an object
+        // once per arrival, so the readers are opened anew (as RestartPolling does): the object
+        // already near is the one the person means, and the armed write or the scan takes it.
+        if session.asking != nil, reading.running {
+            log(.info, "\(session.write == nil ? "scan" : "write") session \(id) looks again after the person's answer: the readers are opened anew")
+            stopReading()
+            startReading()
+        }
         if let write = session.write {
             emit(.armWrite(session: session.id, write))
             emit(.update(path: session.path, interface: ScannerAPI.writeSessionInterface, ["State": .string("active")]))

@@ -116,13 +116,15 @@ final class SheetProcess: Sendable {
     }
 
     /// Writes `view` as one line, never blocking: a pipe with no room for it means the sheet no
-    /// longer reads (hung), so it is killed, and its end follows as an input.
+    /// longer reads (hung), and one with no reader (EPIPE: it closed its input, or is dying) can
+    /// show nothing more, so either way it is killed, and its end follows as an input (a sheet
+    /// left on screen would show a view the session has left, its buttons still answering).
     func send(_ view: SheetView) {
         let line = Array((SheetWire.line(for: view) + "\n").utf8)
         let complete = input.withLock { input -> Bool in
             guard let input else { return true }
             let written = line.withUnsafeBytes { write(input.rawValue, $0.baseAddress, $0.count) }
-            return written == line.count || (written < 0 && errno == EPIPE)
+            return written == line.count
         }
         if !complete { kill() }
     }
