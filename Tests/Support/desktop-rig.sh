@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The desktop test rig: real parts for end-to-end tests of nfcscand, all private to one directory.
 #
-#   desktop-rig.sh start DIR [--no-dunst] [--system-bus] [--a11y] [--watch-pid PID] [--timeout S]
+#   desktop-rig.sh start DIR [--no-dunst] [--system-bus] [--a11y] [--permission-store] [--watch-pid PID] [--timeout S]
 #                            [--dunstrc-extra FILE] [--screen WxHxD]
 #       Starts a private session dbus-daemon (config and socket in DIR, no service activation),
 #       Xvfb on a free display (-displayfd, -nolisten tcp), a bus monitor that logs the
@@ -9,6 +9,10 @@
 #       --no-dunst      no notification server yet (start-dunst/stop-dunst later)
 #       --system-bus    also a private system-type bus, exported as DBUS_SYSTEM_BUS_ADDRESS
 #                       (for python3-dbusmock's logind/NetworkManager templates)
+#       --permission-store  also xdg-desktop-portal's permission store (xdg-permission-store,
+#                       org.freedesktop.impl.portal.PermissionStore) on the session bus, its
+#                       database in DIR/data/flatpak/db (XDG_DATA_HOME=DIR/data for it alone): the
+#                       grants nfcscand keeps, never the person's own
 #       --a11y          also AT-SPI, as a desktop has it for a screen reader: at-spi-bus-launcher
 #                       --launch-immediately (setsid, like every part: `stop` ends its session,
 #                       so the accessibility bus it starts and the registry end with it) on the
@@ -213,6 +217,16 @@ start_a11y() { # SESSION_ADDRESS DISPLAY TIMEOUT
   wait_until at-spi "the AT-SPI registry" "$3" name_owned "$a11y_address" org.a11y.atspi.Registry
 }
 
+# The permission store (--permission-store): Debian's xdg-permission-store, its database under DIR.
+PERMISSION_STORE=/usr/libexec/xdg-permission-store
+start_permission_store() { # SESSION_ADDRESS TIMEOUT
+  mkdir -p "$DIR/data"
+  launch permission-store "$DIR/logs/permission-store.log" - DBUS_SESSION_BUS_ADDRESS="$1" XDG_DATA_HOME="$DIR/data" \
+    XDG_RUNTIME_DIR="$DIR/runtime" -- "$PERMISSION_STORE" --replace
+  wait_until permission-store "org.freedesktop.impl.portal.PermissionStore on the rig's bus" "$2" \
+    name_owned "$1" org.freedesktop.impl.portal.PermissionStore
+}
+
 write_dunst_config() {
   local d="$DIR/dunst"
   mkdir -p "$d"
@@ -374,13 +388,14 @@ do_stop() {
 
 # Starts every part (options as for start); on any failure stops what it started and exits 1.
 rig_up() {
-  local no_dunst=0 system_bus=0 a11y=0 watch_pid="" timeout=10 screen=1280x800x24
+  local no_dunst=0 system_bus=0 a11y=0 permission_store=0 watch_pid="" timeout=10 screen=1280x800x24
   DUNSTRC_EXTRA=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --no-dunst) no_dunst=1; shift ;;
       --system-bus) system_bus=1; shift ;;
       --a11y) a11y=1; shift ;;
+      --permission-store) permission_store=1; shift ;;
       --watch-pid) watch_pid=${2:?--watch-pid needs a PID}; shift 2 ;;
       --timeout) timeout=${2:?--timeout needs seconds}; shift 2 ;;
       --screen) screen=${2:?--screen needs WxHxD}; shift 2 ;;
@@ -397,6 +412,7 @@ rig_up() {
   done
   "$PY" -c 'import gi; gi.require_version("Gio", "2.0"); from gi.repository import Gio' 2>/dev/null || missing+=("python3-gi ($PY)")
   if [ "$a11y" = 1 ] && [ ! -x "$A11Y_LAUNCHER" ]; then missing+=("$A11Y_LAUNCHER (at-spi2-core)"); fi
+  if [ "$permission_store" = 1 ] && [ ! -x "$PERMISSION_STORE" ]; then missing+=("$PERMISSION_STORE (xdg-desktop-portal)"); fi
   [ ${#missing[@]} -eq 0 ] || fail "missing ${missing[*]}; run scripts/install-deps.sh"
 
   local n
@@ -436,6 +452,9 @@ rig_up() {
   write_env "${envs[@]}"
   if [ "$a11y" = 1 ]; then
     start_a11y "$session_address" "$display" "$timeout"
+  fi
+  if [ "$permission_store" = 1 ]; then
+    start_permission_store "$session_address" "$timeout"
   fi
   write_dunst_config
   if [ "$no_dunst" = 0 ]; then
