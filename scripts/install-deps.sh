@@ -16,6 +16,10 @@
 # and registry), python3-pyatspi and gir1.2-atspi-2.0 (Tests/Support/sheet_atspi.py); imagemagick
 # takes the screenshots (desktop-rig.sh screenshot); fonts-wqy-microhei (1.6 MB, against 56 MB for
 # fonts-noto-cjk) draws the Chinese sheet, which is boxes without a CJK font.
+# xdg-desktop-portal brings xdg-permission-store, where nfcscand keeps the person's answers (the
+# tests and the demo start their own on a private bus, its database in their own directory:
+# desktop-rig.sh --permission-store); bubblewrap lays out a Flatpak app's sandbox for the tests
+# (Tests/Support/flatpak_sandbox.sh) without installing Flatpak.
 #
 # The vpcd driver (Debian's vsmartcard-vpcd) is not installed: the package's
 # /etc/reader.conf.d/vpcd makes the system pcscd listen on 0.0.0.0:35963 and 35964, so anyone on
@@ -42,6 +46,7 @@ APT_PACKAGES=(
   libclang-rt-14-dev
   dpkg-dev debootstrap lintian binutils bash-completion tmux
   libgtk-4-dev libadwaita-1-dev at-spi2-core python3-pyatspi gir1.2-atspi-2.0 imagemagick fonts-wqy-microhei
+  xdg-desktop-portal bubblewrap
 )
 PIP_PACKAGES=(ndeflib:ndef)   # distribution:module (ndeflib installs the module ndef)
 VPCD_PACKAGE=vsmartcard-vpcd
