@@ -14,7 +14,9 @@ import Systemd
 /// 2. `/proc/PID` opened once as a directory; everything else is read relative to that
 ///    descriptor, so a PID taken by another process after the first exits reads nothing of it
 ///    (the kernel answers ESRCH), and its start time (`stat`, field 22) is read before and after:
-///    a change, or a process gone, is nil.
+///    a change, or a process gone, is nil. After the reads the pidfd (when there is one) must
+///    not have ended, and the bus must still give the same PID and UID for the name: a caller
+///    that ended before `/proc/PID` was opened, its PID given to another, has lost its name.
 /// 3. `cgroup` (bounded: ``SystemdScope/maximumBytes``), `root/.flatpak-info` through the
 ///    process's own root, the magic link xdg-desktop-portal reads it through too (opened
 ///    `O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY`, a regular file of at most
@@ -34,14 +36,25 @@ public enum CallerIdentification {
     /// answers without a process ID, or the process cannot be read as one (gone, replaced,
     /// its files out of reach within the deadline).
     public static func identify(_ uniqueName: String, bus: BusConnection, deadline: Duration = deadline) async -> AppIdentity? {
-        guard let credentials = await credentials(of: uniqueName, bus: bus, deadline: deadline) else { return nil }
-        guard let read = await onThread(deadline: deadline, { readProcess(credentials.pid) }) ?? nil else { return nil }
-        return IdentityResolver.resolve(credentials: credentials, cgroup: read.cgroup, flatpakInfo: read.flatpakInfo,
+        guard let before = await credentials(of: uniqueName, bus: bus, deadline: deadline) else { return nil }
+        defer { if let fd = before.processFD { close(fd) } }
+        let pid = before.credentials.pid
+        guard let read = await onThread(deadline: deadline, { readProcess(pid) }) ?? nil else { return nil }
+        // The PID read is still the caller's: with a pidfd, its process has not ended; and the
+        // bus still gives the same process for the name (a caller that ended while its files
+        // were read, its PID given to another process, has lost its name by now).
+        if let fd = before.processFD, hasEnded(fd) { return nil }
+        guard let after = await credentials(of: uniqueName, bus: bus, deadline: deadline) else { return nil }
+        if let fd = after.processFD { close(fd) }
+        guard after.credentials == before.credentials else { return nil }
+        return IdentityResolver.resolve(credentials: before.credentials, cgroup: read.cgroup, flatpakInfo: read.flatpakInfo,
                                         executable: read.executable)
     }
 
-    /// `GetConnectionCredentials` read into ``IdentityResolver/Credentials``.
-    static func credentials(of uniqueName: String, bus: BusConnection, deadline: Duration) async -> IdentityResolver.Credentials? {
+    /// `GetConnectionCredentials` read into ``IdentityResolver/Credentials``, with the
+    /// `ProcessFD` when the bus sent one (the caller's to close).
+    static func credentials(of uniqueName: String, bus: BusConnection,
+                            deadline: Duration) async -> (credentials: IdentityResolver.Credentials, processFD: Int32?)? {
         guard let reply = try? await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                               interface: "org.freedesktop.DBus", member: "GetConnectionCredentials",
                                               [.string(uniqueName)], timeout: deadline),
@@ -53,11 +66,22 @@ public enum CallerIdentification {
                 if key == "ProcessFD", fd >= 0 { processFD = fd } else if fd >= 0 { close(fd) }
             }
         }
-        defer { if let processFD { close(processFD) } }
         guard case .uint32(let pid)? = fields["ProcessID"], pid > 0,
-              case .uint32(let uid)? = fields["UnixUserID"] else { return nil }
-        if let processFD, pidOfPidfd(processFD) != pid { return nil }
-        return IdentityResolver.Credentials(pid: pid, uid: uid)
+              case .uint32(let uid)? = fields["UnixUserID"] else {
+            if let processFD { close(processFD) }
+            return nil
+        }
+        if let processFD, pidOfPidfd(processFD) != pid {
+            close(processFD)
+            return nil
+        }
+        return (IdentityResolver.Credentials(pid: pid, uid: uid), processFD)
+    }
+
+    /// Whether a pidfd's process has ended (it polls readable then).
+    static func hasEnded(_ pidfd: Int32) -> Bool {
+        var entry = pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) != 0
     }
 
     /// What ``IdentityResolver`` is given from `/proc/PID`.
