@@ -82,7 +82,8 @@ public struct AppIdentity: Sendable, Equatable, Hashable {
     public func displayName(entry: DesktopEntry?) -> DisplayName {
         if let entry = matching(entry), !entry.name.isEmpty { return .entry(entry.name) }
         if let appID { return .appID(appID) }
-        if let executable, let file = executable.split(separator: "/").last {
+        // By scalars, not characters: a `/` followed by a combining mark is one Character.
+        if let executable, let file = executable.unicodeScalars.split(separator: "/").last {
             return .executable(Self.shown(file))
         }
         return .process(pid)
@@ -98,9 +99,9 @@ public struct AppIdentity: Sendable, Equatable, Hashable {
         return entry
     }
 
-    private static func shown(_ text: Substring) -> String {
+    private static func shown(_ text: Substring.UnicodeScalarView) -> String {
         var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
+        for scalar in text {
             let hidden = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
                 || (0x200E...0x200F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
                 || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x061C

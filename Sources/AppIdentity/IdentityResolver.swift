@@ -66,12 +66,14 @@ public enum IdentityResolver {
     static func executablePath(_ bytes: [UInt8]?, problems: inout [String]) -> String? {
         guard let bytes else { return nil }
         guard bytes.count <= maximumExecutableBytes, bytes.first == UInt8(ascii: "/"), !bytes.contains(0),
-              var path = String(validating: bytes, as: UTF8.self) else {
+              String(validating: bytes, as: UTF8.self) != nil else {
             problems.append("the executable's path is not an absolute UTF-8 path")
             return nil
         }
-        if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
-        return path
+        // Compared as bytes: as Characters, a combining mark after `)` would hide the suffix.
+        let deleted = Array(" (deleted)".utf8)
+        let kept = bytes.count > deleted.count && bytes.suffix(deleted.count).elementsEqual(deleted) ? bytes.dropLast(deleted.count) : bytes[...]
+        return String(decoding: kept, as: UTF8.self)
     }
 
     private static func hasAppUnit(_ bytes: [UInt8]) -> Bool {

@@ -96,6 +96,10 @@ import Testing
         #expect(resolve().displayName(entry: entry("foo.desktop")) == .executable("foo"), "no app ID, no entry")
         #expect(resolve(executable: "/opt/x/evil\u{202E}txt.exe").displayName(entry: nil) == .executable("evil\u{FFFD}txt.exe"))
         #expect(resolve(executable: "/opt/a\nb").displayName(entry: nil).text == "a\u{FFFD}b")
+        // A combining mark after a slash makes one Character of both: the path is split by scalars.
+        #expect(resolve(executable: "/opt/a/\u{301}b").displayName(entry: nil) == .executable("\u{301}b"))
+        #expect(resolve(executable: "/\u{487}x").key == "/\u{487}x", "found by the cgroup fuzz target")
+        #expect(resolve(executable: "/opt/x)\u{301} (deleted)").executable == "/opt/x)\u{301}")
         #expect(resolve(executable: nil).displayName(entry: nil) == .process(4242))
         #expect(resolve(executable: nil).displayName(entry: nil).text == "pid 4242")
         #expect(resolve(cgroup: Self.calculatorCgroup, flatpak: .unreadable("x")).displayName(entry: entry("org.gnome.Calculator.desktop")) == .executable("foo"))
