@@ -88,6 +88,9 @@ let package = Package(
         // Desktop entries (Desktop Entry Specification): the file format, Exec lines and their field
         // codes, the XDG application directories; standard library and Glibc only.
         .target(name: "DesktopEntries"),
+        // Who a D-Bus caller is, from its process (the unit it runs in, /.flatpak-info, its
+        // executable) and its desktop entry: the resolver and the parsers of what it reads; pure.
+        .target(name: "AppIdentity", dependencies: ["DesktopEntries"]),
         // What the daemon decides, free of any bus: app handlers and which one an object goes to,
         // and the notification offering it to the person.
         .target(name: "NFCDispatch", dependencies: ["NDEF", "NDEFReport", "NFCCopy", "DesktopEntries"]),
@@ -95,7 +98,7 @@ let package = Package(
         // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
             "Systemd", "DBusValues", "NDEF", "NFCBusAPI", "NFCCopy", "NFCObjects", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
-            "Mosquitto", "DesktopEntries", "ScanSheet",
+            "Mosquitto", "DesktopEntries", "ScanSheet", "AppIdentity",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -161,10 +164,11 @@ let package = Package(
         .testTarget(name: "NFCDaemonTests", dependencies: [
             "NFCDaemon", "Systemd", "DBusValues", "NFCBusAPI", "NFCCopy", "NFCObjects", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch",
             "NFCScanKit", "TestSupport", "POSIXEvents",
-            "Mosquitto", "DesktopEntries",
+            "Mosquitto", "DesktopEntries", "AppIdentity",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        .testTarget(name: "AppIdentityTests", dependencies: ["AppIdentity", "DesktopEntries"]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCCopy", "DesktopEntries"]),
         .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCCopy", "NFCObjects", "NFCScanKit", "TestSupport"]),
     ],

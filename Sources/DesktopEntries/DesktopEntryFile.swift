@@ -8,7 +8,8 @@
 /// A `mimeapps.list` (``Keys/mimeTypes``) is read as GLib reads it instead, because tools that
 /// append to it leave groups repeated: a repeated group continues the first, and of a repeated
 /// key the last line counts; it starts nothing itself, and GLib's reading is the one the
-/// person's desktop already follows.
+/// person's desktop already follows. Any other GLib key file (``Keys/keyFile``: Flatpak's
+/// `/.flatpak-info`) is read with the desktop entry's strictness but GLib's key names.
 public struct DesktopEntryFile: Sendable, Equatable {
     /// One `Key=Value` line. `locale` is the part in brackets (`Name[de]`), nil for none.
     public struct Entry: Sendable, Equatable {
@@ -41,11 +42,14 @@ public struct DesktopEntryFile: Sendable, Equatable {
 
     public func group(_ name: String) -> Group? { groups.first { $0.name == name } }
 
-    /// What a key may be: a desktop entry's own (`A-Za-z0-9-`, with `[locale]`), or a MIME type,
-    /// as `mimeapps.list` (the same layout) has them.
+    /// What a key may be: a desktop entry's own (`A-Za-z0-9-`, with `[locale]`), a MIME type,
+    /// as `mimeapps.list` (the same layout) has them, or a GLib key file's (`Key[locale]`, the
+    /// key any printable ASCII but `=`, `[` and `]`: `/.flatpak-info` has D-Bus names for keys
+    /// in `[Session Bus Policy]` and environment variables in `[Environment]`).
     public enum Keys: Sendable {
         case desktopEntry
         case mimeTypes
+        case keyFile
     }
 
     /// Reads `bytes`; throws the first problem with its line.
@@ -97,6 +101,7 @@ public struct DesktopEntryFile: Sendable, Equatable {
             }
             let (key, locale) = switch keys {
             case .desktopEntry: try Self.key(Self.trimmingSpaces(trimmed[..<equals]), line: lineNumber)
+            case .keyFile: try Self.key(Self.trimmingSpaces(trimmed[..<equals]), line: lineNumber, anyName: true)
             case .mimeTypes: (try Self.mimeType(Self.trimmingSpaces(trimmed[..<equals]), line: lineNumber), nil)
             }
             let value = String(Self.trimmingLeadingSpaces(trimmed[trimmed.index(after: equals)...]))
@@ -116,7 +121,8 @@ public struct DesktopEntryFile: Sendable, Equatable {
     }
 
     /// `Key` or `Key[locale]`: keys are `A-Za-z0-9-`; the locale is `lang_COUNTRY.ENCODING@MODIFIER`.
-    private static func key(_ text: Substring, line: Int) throws(DesktopEntryProblem) -> (String, String?) {
+    /// With `anyName`, the key is any printable ASCII but `=`, `[` and `]` (GLib's key files).
+    private static func key(_ text: Substring, line: Int, anyName: Bool = false) throws(DesktopEntryProblem) -> (String, String?) {
         var name = text, locale: String?
         if let open = text.firstIndex(of: "[") {
             guard text.hasSuffix("]"), text.index(after: open) < text.index(before: text.endIndex) else {
@@ -129,8 +135,14 @@ public struct DesktopEntryFile: Sendable, Equatable {
             }
             locale = String(inner)
         }
-        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ isASCIIAlphanumeric($0) || $0 == "-" }) else {
-            throw DesktopEntryProblem(line: line, "a key holds only A-Z, a-z, 0-9 and '-'")
+        if anyName {
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "[" && $0 != "]" }) else {
+                throw DesktopEntryProblem(line: line, "a key is printable ASCII without spaces, [ or ]")
+            }
+        } else {
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ isASCIIAlphanumeric($0) || $0 == "-" }) else {
+                throw DesktopEntryProblem(line: line, "a key holds only A-Z, a-z, 0-9 and '-'")
+            }
         }
         return (String(name), locale)
     }

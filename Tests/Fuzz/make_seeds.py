@@ -2,7 +2,7 @@
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
     python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop,dumps,
-                                        #   pn532frame,vpcdmessage,passthrough,spool}/
+                                        #   pn532frame,vpcdmessage,passthrough,spool,cgroup,flatpakinfo}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -691,6 +691,66 @@ def dumps_seeds():
     return out
 
 
+# ---------------------------------------------------------------------------
+# cgroup: /proc/PID/cgroup of a D-Bus caller (SystemdScope): the unified line as desktops leave
+# it, cgroup v1 with systemd's named hierarchy, units that name no app, names that break the rules.
+
+def cgroup_seeds():
+    user = b'0::/user.slice/user-1000.slice/user@1000.service/app.slice/'
+    s = {}
+    s['gnome-terminal'] = user + b'app-gnome-org.gnome.Terminal-3342.scope\n'
+    s['kde-konsole'] = user + b'app-org.kde.konsole-1d8a5c3e0f2b4a7d9c6e8f1a2b3c4d5e.scope\n'
+    s['flatpak'] = user + b'app-flatpak-org.gnome.Calculator-98765.scope\n'
+    s['escaped'] = user + b'app-gnome-org.gnome.Evolution\\x2dalarm\\x2dnotify-2437.scope\n'
+    s['autostart-service'] = user + b'app-org.gnome.Evolution\\x2dalarm\\x2dnotify@autostart.service\n'
+    s['service-plain'] = user + b'app-kde-org.example.Tool.service\n'
+    s['run-scope'] = user + b'run-u123.scope\n'
+    s['session'] = b'0::/user.slice/user-1000.slice/session-2.scope\n'
+    s['system-service'] = b'0::/system.slice/nfcscand.service\n'
+    s['dbus-activated'] = user + b'app-dbus\\x2d:1.2\\x2dorg.gnome.Terminal.slice/dbus-:1.2-org.gnome.Terminal@0.service\n'
+    s['nested'] = user + b'app-gnome-org.gnome.Terminal-3342.scope/app-org.example.Inner-7.scope/sub\n'
+    s['v1'] = (b'12:pids:/user.slice/user-1000.slice/user@1000.service\n11:memory:/user.slice\n'
+               b'1:name=systemd:/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.gnome.gedit-4021.scope\n')
+    s['hybrid'] = s['v1'] + user + b'app-gnome-org.gnome.Maps-99.scope\n'
+    s['empty-id'] = user + b'app-.scope\n'
+    s['double-dash'] = user + b'app--x-1.scope\n'
+    s['escaped-slash'] = user + b'app-org\\x2f..\\x2fetc-1.scope\n'
+    s['nul'] = user + b'app-org.example.A\x00-1.scope\n'
+    s['not-utf8'] = user + b'app-org.ex\xc3\x28mple-1.scope\n'
+    s['two-unified'] = user + b'app-org.example.A-1.scope\n' + user + b'app-org.example.B-1.scope\n'
+    # Found by the target: a combining mark after the slash (one Character with it, in Swift).
+    s['combining-slash'] = bytes.fromhex('2fd28710d28f0f7529d28f0fd28f29702c')
+    return s
+
+
+# flatpakinfo: /.flatpak-info as Flatpak lays it out (FlatpakInfo), and files no Flatpak writes.
+
+def flatpakinfo_seeds():
+    calculator = (b'[Application]\nname=org.gnome.Calculator\nruntime=runtime/org.gnome.Platform/x86_64/46\n\n'
+                  b'[Instance]\ninstance-id=3372089519\ninstance-path=/home/ada/.var/app/org.gnome.Calculator\n'
+                  b'app-path=/var/lib/flatpak/app/org.gnome.Calculator/x86_64/stable/8d2f05b4a1c0e6f3/files\n'
+                  b'app-commit=8d2f05b4a1c0e6f3a9b7c5d3e1f20418a6b4c2d0e8f6a4b2c0d8e6f4a2b0c8d6\n'
+                  b'runtime-path=/var/lib/flatpak/runtime/org.gnome.Platform/x86_64/46/0123456789abcdef/files\n'
+                  b'runtime-extensions=org.gnome.Platform.Locale=3c4d5e6f70;org.freedesktop.Platform.GL.default=4d5e6f7081\n'
+                  b'branch=stable\narch=x86_64\nflatpak-version=1.14.4\nsession-bus-proxy=true\nsystem-bus-proxy=true\n\n'
+                  b'[Context]\nshared=network;ipc;\nsockets=x11;wayland;pulseaudio;fallback-x11;\ndevices=dri;\n'
+                  b'filesystems=xdg-run/gvfsd;xdg-download;\n\n'
+                  b'[Session Bus Policy]\norg.gtk.vfs.*=talk\nca.desrt.dconf=talk\n\n'
+                  b'[Environment]\nGTK_USE_PORTAL=1\nLD_LIBRARY_PATH=/app/lib\n')
+    s = {}
+    s['calculator'] = calculator
+    s['old-no-instance'] = b'[Application]\nname=org.example.Old\nruntime=runtime/org.freedesktop.Platform/x86_64/1.6\n'
+    s['runtime'] = b'[Runtime]\nname=org.gnome.Sdk\n\n[Instance]\ninstance-id=12\n'
+    s['both-groups'] = b'[Application]\nname=org.example.A\n[Runtime]\nname=org.example.B\n'
+    s['two-names'] = b'[Application]\nname=org.example.A\nname=org.example.B\n'
+    s['path-name'] = b'[Application]\nname=../../etc\n'
+    s['escapes'] = b'[Application]\nname=org.example.A\n[Instance]\nbranch=a\\sb\\\\c\ninstance-id=\\q\n'
+    s['crlf'] = b'# by hand\r\n[Application]\r\nname = org.example.A\r\n'
+    s['not-utf8'] = b'[Application]\nname=org.example.\xff\xfe\n'
+    s['no-group'] = b'name=org.example.A\n'
+    return s
+
+
 def json_text(value):
     import json
     return json.dumps(value, separators=(',', ':'))
@@ -700,7 +760,8 @@ def main():
     targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds(), 'tagread': tagread_seeds(),
                'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds(),
                'desktop': desktop_seeds(), 'dumps': dumps_seeds(), 'pn532frame': pn532frame_seeds(),
-               'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds(), 'spool': spool_seeds()}
+               'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds(), 'spool': spool_seeds(),
+               'cgroup': cgroup_seeds(), 'flatpakinfo': flatpakinfo_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

@@ -8,7 +8,8 @@
 #   TARGET   message, tlv, cc (NDEF codec), tagread (the tag protocols' reads, and each driver's status, write and make-read-only), passthrough (what a
 #            PC/SC reader's pass-through answers), options, config, rfkill, spool (daemon), desktop
 #            (desktop entries and Exec lines), dumps (nfcsim's dump files), pn532frame, vpcdmessage
-#            (what the simulators' hosts send) (default: all of them)
+#            (what the simulators' hosts send), cgroup, flatpakinfo (what a D-Bus caller's process
+#            says of it: /proc/PID/cgroup, /.flatpak-info) (default: all of them)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_JOBS (targets run at a time; default: the number of processors),
 #   FUZZ_ARGS (extra libFuzzer arguments, e.g. "-dict=...").
@@ -34,13 +35,14 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage)
+all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage cgroup flatpakinfo)
 # The modules each target links (its imports and everything below them, as in Package.swift).
 modules_of() {
   case "$1" in
     message|tlv|cc) echo NDEF ;;
     tagread|passthrough) echo NDEF NFCTags ;;
     desktop) echo NDEF DesktopEntries ;;
+    cgroup|flatpakinfo) echo NDEF DesktopEntries AppIdentity ;;
     *) echo all ;;   # the daemon's and the simulators': everything built
   esac
 }
