@@ -38,6 +38,8 @@ begin() { # NAME [RIG OPTIONS...]
   # The rig stops by itself once the shell running this scenario ends (the runner's subshell).
   local runner=$BASHPID
   eval "$(bash "$RIG" start "$DIR" --watch-pid "$runner" "$@")"
+  # The scenario's own application directories, never the machine's (test apps' desktop entries go there).
+  app_dirs
   export BROWSER="$SUPPORT/record_browser.sh" NFCSCAN_TEST_BROWSER_LOG="$DIR/browser.log"
   # Hermetic: the machine's own system bus (a real logind, NetworkManager) and the developer's
   # configuration never reach the daemons under test; scenarios that want them start stand-ins.
@@ -64,6 +66,7 @@ finish() {
   fi
   DIR=""
   NFCSCAND_WRAP=()
+  CLIENT_WRAP=()
   unset DBUS_SESSION_BUS_ADDRESS DBUS_SYSTEM_BUS_ADDRESS DISPLAY NFCSCAN_RIG_DIR XDG_RUNTIME_DIR XDG_CONFIG_HOME XDG_STATE_HOME
   if [ -n "${APP_DIRS:-}" ]; then unset XDG_DATA_HOME XDG_DATA_DIRS APP_DIRS; fi
 }
@@ -105,6 +108,7 @@ object_gone_for() { # SECONDS: until sim's object has been gone from the reader 
 # A command nfcscand is started under (daemon, pcsc_daemon), e.g. a private mount namespace; it
 # must exec nfcscand, so that DAEMON_PID is nfcscand's. Empty: nfcscand itself.
 NFCSCAND_WRAP=()
+CLIENT_WRAP=()
 daemon() { # ARGS...
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 \
     PCSCLITE_CSOCK_NAME=/nonexistent/nfcscan-e2e/pcscd.comm \
@@ -178,9 +182,20 @@ mqtt_watch() { # FILE TOPIC-FILTER...: returns once the broker has the subscript
   wait_for "mosquitto_sub subscribed" 10 grep -q "^$id 1 " "$DIR/mosquitto.log"
 }
 
+# nfcscand names an app by who the bus says it is (issue 21), never by the app-name it sends: each
+# test app runs sandboxed as Flatpak lays it out (Tests/Support/flatpak_sandbox.sh), with an app ID
+# of its own whose desktop entry (in the scenario's application directory) is named NAME.
+app_identity() { # NAME: sets APP_WRAP, the command a test app named NAME runs under
+  APP_SERIAL=$((${APP_SERIAL:-0} + 1))
+  local id=org.nfcscan.test.App$APP_SERIAL
+  printf '[Desktop Entry]\nType=Application\nName=%s\nExec=false\n' "$1" >"$XDG_DATA_HOME/applications/$id.desktop"
+  APP_WRAP=("$SUPPORT/flatpak_sandbox.sh" "$id" --)
+}
+
 app() { # NAME ARGS... : a test app; waits until it registered
   local name=$1; shift
-  "$PY" "$SUPPORT/test_handler_app.py" --app-name "$name" --record "$DIR/app-$name.jsonl" "$@" \
+  app_identity "$name"
+  "${APP_WRAP[@]}" "$PY" "$SUPPORT/test_handler_app.py" --app-name "$name" --record "$DIR/app-$name.jsonl" "$@" \
     >"$DIR/app-$name.log" 2>&1 &
   pids+=($!)
   APP_PID=$!
@@ -235,7 +250,8 @@ sentence() { [[ "$1" =~ [.?!]$ ]]; }
 
 session_client() { # NAME ARGS... : a scan-session client in the background (Tests/Support/scan_session_client.py)
   local name=$1; shift
-  "$PY" "$SUPPORT/scan_session_client.py" --record "$DIR/session-$name.jsonl" "$@" >"$DIR/session-$name.log" 2>&1 &
+  # CLIENT_WRAP: what the client runs under (flatpak_sandbox.sh APP_ID --: a sandboxed app).
+  "${CLIENT_WRAP[@]}" "$PY" "$SUPPORT/scan_session_client.py" --record "$DIR/session-$name.jsonl" "$@" >"$DIR/session-$name.log" 2>&1 &
   pids+=($!)
   SESSION_PID=$!
 }

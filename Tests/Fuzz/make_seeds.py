@@ -2,7 +2,7 @@
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
     python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop,dumps,
-                                        #   pn532frame,vpcdmessage,passthrough,spool,cgroup,flatpakinfo}/
+                                        #   pn532frame,vpcdmessage,passthrough,spool,cgroup,flatpakinfo,sheetwire}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -751,6 +751,25 @@ def flatpakinfo_seeds():
     return s
 
 
+# sheetwire: the lines between nfcscand and nfcscan-sheet (SheetWire): views and events as each
+# side writes them, escapes, and lines neither writes.
+
+def sheetwire_seeds():
+    s = {}
+    s['looking'] = (b'view\tapp=Posters\ticon=org.example.Posters\tmessage=Hold the poster near the reader to learn more.'
+                    b'\tdetail=\tmark=looking\tbutton=cancel normal Cancel')
+    s['consent'] = (b'view\tapp=Posters\ticon=\tmessage=Posters wants to lock the poster.\tdetail=This can\'t be undone.'
+                    b'\tmark=question\tbutton=cancel normal Cancel\tbutton=confirm destructive Lock')
+    s['ending'] = b'view\tapp=\xe6\xb5\xb7\xe6\x8a\xa5\ticon=\tmessage=Done.\tdetail=\tmark=done\tclose-after=2000'
+    s['escapes'] = b'view\tapp=a\\tb\\nc\\\\d\tmessage=x\\r\tmark=failed'
+    s['pressed'] = b'pressed\tid=cancel'
+    s['shown'] = b'shown'
+    s['bad-escape'] = b'view\tmessage=\\q\tmark=done'
+    s['five-buttons'] = b'view\tmessage=m\tmark=looking' + b'\tbutton=a normal A' * 5
+    s['twice'] = b'view\tmessage=m\tmessage=n\tmark=done'
+    return s
+
+
 def json_text(value):
     import json
     return json.dumps(value, separators=(',', ':'))
@@ -761,7 +780,8 @@ def main():
                'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds(),
                'desktop': desktop_seeds(), 'dumps': dumps_seeds(), 'pn532frame': pn532frame_seeds(),
                'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds(), 'spool': spool_seeds(),
-               'cgroup': cgroup_seeds(), 'flatpakinfo': flatpakinfo_seeds()}
+               'cgroup': cgroup_seeds(), 'flatpakinfo': flatpakinfo_seeds(),
+               'sheetwire': sheetwire_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

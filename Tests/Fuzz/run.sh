@@ -9,7 +9,8 @@
 #            PC/SC reader's pass-through answers), options, config, rfkill, spool (daemon), desktop
 #            (desktop entries and Exec lines), dumps (nfcsim's dump files), pn532frame, vpcdmessage
 #            (what the simulators' hosts send), cgroup, flatpakinfo (what a D-Bus caller's process
-#            says of it: /proc/PID/cgroup, /.flatpak-info) (default: all of them)
+#            says of it: /proc/PID/cgroup, /.flatpak-info), sheetwire (the lines nfcscand and its
+#            sheet's program exchange) (default: all of them)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_JOBS (targets run at a time; default: the number of processors),
 #   FUZZ_ARGS (extra libFuzzer arguments, e.g. "-dict=...").
@@ -35,7 +36,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage cgroup flatpakinfo)
+all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage cgroup flatpakinfo sheetwire)
 # The modules each target links (its imports and everything below them, as in Package.swift).
 modules_of() {
   case "$1" in
@@ -43,6 +44,7 @@ modules_of() {
     tagread|passthrough) echo NDEF NFCTags ;;
     desktop) echo NDEF DesktopEntries ;;
     cgroup|flatpakinfo) echo NDEF DesktopEntries AppIdentity ;;
+    sheetwire) echo ScanSheet ;;
     *) echo all ;;   # the daemon's and the simulators': everything built
   esac
 }

@@ -135,8 +135,10 @@ struct EffectRunner {
                 }
             }
         case .identify(let caller):
-            let bus = bus, sink = sink
-            group.addTask(counted: statistics) { sink.yield(.identified(caller, await CallerApps.identify(caller, bus: bus))) }
+            let bus = bus, sink = sink, applications = configuration.applications
+            group.addTask(counted: statistics) {
+                sink.yield(.identified(caller, await CallerApps.identify(caller, bus: bus, applications: applications)))
+            }
         case .storeGrant(let app, let grant):
             let bus = bus, logger = logger, deadline = configuration.deadlines.notification
             group.addTask(counted: statistics) {

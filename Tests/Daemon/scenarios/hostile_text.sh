@@ -8,7 +8,9 @@ scenario_hostile_text() {
   sim --text $'<b>Win</b> <a href="http://evil.example">prize</a> \u202Eevil\u202C\x1b[31m' --after 4 --for 2
   daemon
   # Started here rather than with app: its name is no file name.
-  "$PY" "$SUPPORT/test_handler_app.py" --app-name '<b>Notes & <i>Co' --record "$DIR/app-markup.jsonl" \
+  # Named by its desktop entry (nfcscand shows who the bus says an app is): markup there too.
+  app_identity '<b>Notes & <i>Co'
+  "${APP_WRAP[@]}" "$PY" "$SUPPORT/test_handler_app.py" --app-name '<b>Notes & <i>Co' --record "$DIR/app-markup.jsonl" \
     --filter media-type=text/plain >"$DIR/app-markup.log" 2>&1 &
   pids+=($!)
   wait_for "the app registered" 15 grep -q "^registered" "$DIR/app-markup.log"

@@ -19,8 +19,15 @@
 #     readers are opened anew after the person's answer).
 #   - Screenshots of the scan sheet and of the consent question (PNGs, paths printed; kept in the
 #     scenario's directory when a check fails; NFCSCAN_E2E_SCREENSHOTS=DIR copies them there too).
-# The app's name on the sheet is not checked (it is the caller's identity, which changes); the
-# rest of each message is.
+#   - Who is asking (sheet_sandboxed): a client started under bwrap with a /.flatpak-info as
+#     Flatpak lays it out (Tests/Support/flatpak_sandbox.sh) is identified by its app ID and named
+#     by that ID's desktop entry; asked once ("Allow Posters to use items you hold near the
+#     reader?"); after Don't Allow its session ends not-allowed, the answer is in the permission
+#     store (the rig's xdg-permission-store, read back with gdbus) and its next session is refused
+#     AccessDenied at once with no sheet; nfcscan apps --revoke, and it is asked again; Allow, and
+#     it reads the poster. An unsandboxed client is named by its program, never asked.
+# Elsewhere the app's name on the sheet is not checked (the clients are python3, unsandboxed);
+# the rest of each message is.
 scenario_sheet() {
   # What --sheet auto and the checks need, said plainly rather than as 50 failed waits.
   if [ ! -x "$BUILD/nfcscan-sheet" ]; then
@@ -32,12 +39,13 @@ scenario_sheet() {
   check "the Chinese catalog beside the build (make mo)" test -f "$BUILD/../../share/locale/zh_CN/LC_MESSAGES/nfcscan.mo"
   sheet_scan
   sheet_write
+  sheet_sandboxed
 }
 
 ATSPI=("$PY" "$SUPPORT/sheet_atspi.py")
 
-sheet_begin() { # NAME
-  begin "$1" --a11y
+sheet_begin() { # NAME [RIG OPTIONS...]
+  begin "$@" --a11y
   # The sheet is GTK's: its settings without dconf, its own words (the close button's) in English.
   export SHEET=auto GSETTINGS_BACKEND=memory LC_ALL=C.UTF-8
   SHOTS=()
@@ -241,5 +249,56 @@ sheet_write() {
   check "the capability container's write access 0x0F (page 3, byte 3)" test "$(od -An -tx1 -j15 -N1 "$DIR/memory.bin" | tr -d ' ')" = 0f
   wait_for "the sheet to close by itself" 8 no_sheet || true
   check "nfcscand still runs" kill -0 "$DAEMON_PID"
+  sheet_finish
+}
+
+# Who is asking: a sandboxed app, asked once, its answer kept in the permission store.
+sheet_sandboxed() {
+  sheet_begin sheet-sandboxed --permission-store
+  app_dirs
+  printf '[Desktop Entry]\nType=Application\nName=Posters\nIcon=image-x-generic\nExec=false\n' \
+    >"$XDG_DATA_HOME/applications/org.example.Posters.desktop"
+  # A poster near the reader the whole time.
+  sim --uri https://example.com/poster --after 0 --for 600
+  daemon
+  local store=(gdbus call --session -d org.freedesktop.impl.portal.PermissionStore -o /org/freedesktop/impl/portal/PermissionStore
+               -m org.freedesktop.impl.portal.PermissionStore.Lookup nfcscan objects)
+
+  CLIENT_WRAP=("$SUPPORT/flatpak_sandbox.sh" org.example.Posters --)
+  session_client denied --object poster
+  wait_for "the question through AT-SPI" 20 has label "Allow Posters to use items you hold near the reader?" || true
+  check "the sandboxed app is asked, by its desktop entry's name" has label "Allow Posters to use items you hold near the reader?"
+  check "Don't Allow and Allow are push buttons" eval 'has "push button" "Don'"'"'t Allow" && has "push button" Allow'
+  check "screenshot of the question" screenshot permission-question
+  check "identified from its sandbox" grep -q "caller identified: org.example.Posters, flatpak" "$DIR/nfcscand.log"
+  check "Don't Allow pressed through AT-SPI" press "Don't Allow"
+  wait_for "the session's end" 10 grep -q invalidated "$DIR/session-denied.jsonl" || true
+  check "Don't Allow ends the session: not-allowed" test "$(ended "$DIR/session-denied.jsonl")" = not-allowed
+  check "no object reached the refused app" test "$(grep -c detected "$DIR/session-denied.jsonl")" = 0
+  wait_for "the answer in the permission store" 10 eval '"${store[@]}" | grep -q "org.example.Posters.: \[.no.\]"' || true
+  check "the store holds it (gdbus): $("${store[@]}" 2>&1)" eval '"${store[@]}" | grep -q "org.example.Posters.: \[.no.\]"'
+  wait_for "the sheet to close" 5 no_sheet || true
+
+  session_client again --object poster
+  wait_for "the refusal" 10 grep -q refused "$DIR/session-again.jsonl" || true
+  check "refused at once: AccessDenied" test "$(json "$DIR/session-again.jsonl" 'd.get("error", "")')" = org.freedesktop.DBus.Error.AccessDenied
+  check "no sheet for a refused app" no_sheet
+
+  check "nfcscan apps lists the answer" eval '"$BUILD/nfcscan" apps | grep -qx "not allowed: org.example.Posters"'
+  check "nfcscan apps --revoke forgets it" "$BUILD/nfcscan" apps --revoke org.example.Posters
+  session_client allowed --object poster
+  wait_for "asked again" 20 has label "Allow Posters to use items you hold near the reader?" || true
+  check "asked again after --revoke, then Allow pressed" press Allow
+  wait_for "the poster read" 20 grep -q detected "$DIR/session-allowed.jsonl" || true
+  check "allowed, it reads the poster near the reader" test "$(json "$DIR/session-allowed.jsonl" 'd.get("uri", "")')" = https://example.com/poster
+  check "the store holds yes" eval '"${store[@]}" | grep -q "org.example.Posters.: \[.yes.\]"'
+  wait_for "the sheet to close" 10 no_sheet || true
+
+  CLIENT_WRAP=()
+  session_client host --object poster --invalidate-when "$DIR/gate-host"
+  wait_for "the host client's prompt" 20 has label "Hold the poster near the reader to learn more." || true
+  check "an unsandboxed client is not asked (its prompt at once)" has label "Hold the poster near the reader to learn more."
+  check "named by its program" grep -qE "caller identified: /usr/bin/python3[.0-9]*, unsandboxed" "$DIR/nfcscand.log"
+  touch "$DIR/gate-host"
   sheet_finish
 }
