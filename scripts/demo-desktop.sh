@@ -71,7 +71,7 @@ wait_for "Posters started" 15 test -s "$work/received.jsonl"
 echo "   Posters received: $($PY -c 'import json,sys; d=json.loads(open(sys.argv[1]).readline()); f=d["files"][d["argv"][1]]["json"]; print(f["records"][0]["uri"], "+", f["records"][1]["text"])' "$work/received.jsonl")"
 
 step "Posters, sandboxed as Flatpak lays it out, scans in-app: nfcscand's own sheet asks first"
-"$SUPPORT/flatpak_sandbox.sh" org.example.Posters -- "$PY" "$SUPPORT/scan_session_client.py" --object poster \
+"$SUPPORT/flatpak_sandbox.sh" --writable "$work" org.example.Posters -- "$PY" "$SUPPORT/scan_session_client.py" --object poster \
   --record "$work/session.jsonl" >"$work/session.log" 2>&1 &
 wait_for "the sheet's question" 30 "$PY" "$SUPPORT/sheet_atspi.py" has label "Allow Posters to use items you hold near the reader?"
 echo "   sheet: Allow Posters to use items you hold near the reader?  [Don't Allow] [Allow]"

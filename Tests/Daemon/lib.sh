@@ -185,16 +185,24 @@ mqtt_watch() { # FILE TOPIC-FILTER...: returns once the broker has the subscript
 # nfcscand names an app by who the bus says it is (issue 21), never by the app-name it sends: each
 # test app runs sandboxed as Flatpak lays it out (Tests/Support/flatpak_sandbox.sh), with an app ID
 # of its own whose desktop entry (in the scenario's application directory) is named NAME.
-app_identity() { # NAME: sets APP_WRAP, the command a test app named NAME runs under
+app_identity() { # NAME [APP_ID [ICON]]: sets APP_WRAP, the command a test app named NAME runs under
   APP_SERIAL=$((${APP_SERIAL:-0} + 1))
-  local id=org.nfcscan.test.App$APP_SERIAL
-  printf '[Desktop Entry]\nType=Application\nName=%s\nExec=false\n' "$1" >"$XDG_DATA_HOME/applications/$id.desktop"
-  APP_WRAP=("$SUPPORT/flatpak_sandbox.sh" "$id" --)
+  local id=${2:-org.nfcscan.test.App$APP_SERIAL}
+  printf '[Desktop Entry]\nType=Application\nName=%s\nExec=false\n%s' "$1" "${3:+Icon=$3
+}" >"$XDG_DATA_HOME/applications/$id.desktop"
+  # The scenario's directory stays writable inside: the app records what it receives there.
+  APP_WRAP=("$SUPPORT/flatpak_sandbox.sh" --writable "$DIR" "$id" --)
 }
 
 app() { # NAME ARGS... : a test app; waits until it registered
   local name=$1; shift
-  app_identity "$name"
+  # An app that names its desktop entry and icon has them: its app ID is that entry's.
+  local arg id="" icon="" previous=""
+  for arg in "$@"; do
+    case "$previous" in --desktop-entry) id=$arg ;; --icon) icon=$arg ;; esac
+    previous=$arg
+  done
+  app_identity "$name" "$id" "$icon"
   "${APP_WRAP[@]}" "$PY" "$SUPPORT/test_handler_app.py" --app-name "$name" --record "$DIR/app-$name.jsonl" "$@" \
     >"$DIR/app-$name.log" 2>&1 &
   pids+=($!)

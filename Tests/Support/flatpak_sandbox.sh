@@ -2,7 +2,10 @@
 # Runs a command as Flatpak would lay out its sandbox, for tests of how nfcscand identifies a
 # sandboxed caller (CallerIdentification: /proc/PID/root/.flatpak-info):
 #
-#   flatpak_sandbox.sh APP_ID -- COMMAND [ARG...]
+#   flatpak_sandbox.sh [--writable DIR]... APP_ID -- COMMAND [ARG...]
+#
+# --writable DIR: DIR stays writable inside (as Flatpak's --filesystem=DIR), e.g. where a test app
+# records what it received.
 #
 # bubblewrap (`bwrap`) with
 #   - the host's tree read-only: every entry of / bound read-only at its own place (links as
@@ -24,7 +27,13 @@
 # unprivileged ones). Exit status: the command's; 2 on a usage error.
 set -euo pipefail
 
-usage() { echo "usage: flatpak_sandbox.sh APP_ID -- COMMAND [ARG...]" >&2; exit 2; }
+usage() { echo "usage: flatpak_sandbox.sh [--writable DIR]... APP_ID -- COMMAND [ARG...]" >&2; exit 2; }
+writable=()
+while [[ $# -gt 0 && "$1" == --writable ]]; do
+  [[ $# -ge 2 && -d "$2" ]] || usage
+  writable+=("$(readlink -f "$2")")
+  shift 2
+done
 [[ $# -ge 3 && "$2" == "--" ]] || usage
 app_id=$1
 shift 2
@@ -79,6 +88,7 @@ for entry in / /.[!.]* /*; do
     args+=(--ro-bind "$entry" "$entry")
   fi
 done
+for dir in "${writable[@]}"; do args+=(--bind "$dir" "$dir"); done
 args+=(--perms 0444 --ro-bind-data "$info_fd" /.flatpak-info --setenv FLATPAK_ID "$app_id")
 
 exec bwrap "${args[@]}" -- "$@"

@@ -22,7 +22,7 @@ scenario_handler() {
   check "summary and body are sentences" sentence "$(json "$DIR/offer.json" 'd["body"]')"
   check "button is one word: Open" test "$(json "$DIR/offer.json" '[a["label"] for a in d["actions"] if a["key"]=="open"][0]')" = "Open"
   check "hints: category and desktop-entry" test "$(json "$DIR/offer.json" 'd["hints"]["category"] + " " + d["hints"]["desktop-entry"]')" = "x-nfcscan.object org.example.Posters"
-  check "app name and icon from the registration" test "$(json "$DIR/offer.json" 'd["appname"] + " " + d["app_icon"]')" = "Posters org.example.Posters"
+  check "app name and icon from its desktop entry" test "$(json "$DIR/offer.json" 'd["appname"] + " " + d["app_icon"]')" = "Posters org.example.Posters"
   check "it expires" test "$(json "$DIR/offer.json" 'd["expire_timeout"]')" -gt 0
   bash "$RIG" invoke "$DIR" open >/dev/null
   wait_for "HandleScan" 10 eval 'test "$(lines "$DIR/app-Posters.jsonl")" -ge 1' || true
