@@ -56,7 +56,7 @@ echo "   installed: Posters (org.example.Posters.desktop), for links to example.
 
 step "A poster lies on a simulated reader; nfcscand reads it in the background"
 "$bin/nfcsim" pn532 --type ntag215 --uri https://example.com/summer-concert --text "Summer concert in the park, Saturday 8 pm" \
-  --link "$work/reader" --after 2 --keep-reader >"$work/nfcsim.log" 2>&1 &
+  --link "$work/reader" --after 2 --for 600 >"$work/nfcsim.log" 2>&1 &
 wait_for "the simulated reader" 10 test -e "$work/reader"
 LIBNFC_DEVICE="pn532_uart:$work/reader" LIBNFC_AUTO_SCAN=false "$bin/nfcscand" --sheet auto --camera-devices "" --rfkill-device "" \
   >"$work/nfcscand.log" 2>&1 &

@@ -2,6 +2,8 @@
 # The live demo: a simulated poster held near a simulated reader, read by nfcscan through the real
 # libnfc. Nothing touches the network or any system setting: the reader is a PN532 emulated on a
 # pseudo-terminal in a temporary directory, removed at the end.
+# Then the background service on a private desktop (scripts/demo-desktop.sh: screenshots in
+# .build/demo).
 # Usage: scripts/demo.sh [BIN_DIR]   (default .build/release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,3 +32,6 @@ echo "\$ nfcscan --json --timeout 20"
 echo
 echo "\$ nfcscan decode Docs/samples/poster.ndef   # message bytes you already have"
 "$bin/nfcscan" decode Docs/samples/poster.ndef
+echo
+echo "\$ scripts/demo-desktop.sh     # the background service on a desktop of its own: notification, choice, the app, its sheet"
+bash scripts/demo-desktop.sh "$bin"
