@@ -116,7 +116,7 @@ demo-steps: deps release
 # differential test, the fuzzers, and the private pcscd kept off the network; under
 # scripts/check-listeners.sh, as the demo.
 # Each stage's time is printed in a table at the end (scripts/stages.sh; Docs/performance.md).
-TEST_STAGES = deps check-modules unit check-units daemon-test reliability-test oracle fuzz network-test package-test
+TEST_STAGES = deps check-modules unit check-units sheet-test daemon-test reliability-test oracle fuzz network-test package-test
 test:
 	bash scripts/check-listeners.sh -- $(MAKE) --no-print-directory test-steps
 test-steps:
