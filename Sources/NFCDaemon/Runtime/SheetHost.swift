@@ -109,9 +109,10 @@ final class SheetProcess: Sendable {
                 return .stopWatching
             }
         }
-        if !ChildProcess.onExit(pid, in: loop, { [sheet] _ in sheet.closeInput() }, before: { [sheet] in sheet.exited.store(true, ordering: .sequentiallyConsistent) }) {
-            // No pidfds: the sheet is reaped when it is killed or closes; nothing else differs.
-        }
+        // Reaped through a pidfd (Linux 5.3 and later); on an older kernel an ended sheet stays a
+        // zombie until nfcscand ends, as the fallback link opener does: nothing else differs.
+        _ = ChildProcess.onExit(pid, in: loop, { [sheet] _ in sheet.closeInput() },
+                                before: { [sheet] in sheet.exited.store(true, ordering: .sequentiallyConsistent) })
         return sheet
     }
 
