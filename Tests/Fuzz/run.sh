@@ -44,7 +44,7 @@ modules_of() {
     tagread|passthrough) echo NDEF NFCTags ;;
     desktop) echo NDEF DesktopEntries ;;
     cgroup|flatpakinfo) echo NDEF DesktopEntries AppIdentity ;;
-    sheetwire) echo ScanSheet ;;
+    sheetwire) echo NDEF ScanSheet ;;
     *) echo all ;;   # the daemon's and the simulators': everything built
   esac
 }
