@@ -136,6 +136,17 @@ import Testing
         #expect(Self.views(started).isEmpty, "no sheet without a display")
     }
 
+    @Test func aSandboxedAppMayNotStopBackgroundReading() {
+        var rig = Rig(configuration: Self.desktop)
+        rig.apps[":1.10"] = Rig.app(for: ":1.10", sandboxed: true)
+        let (call, effects) = rig.request(.inhibit(who: "Wallet", why: "paying"))
+        #expect(Rig.answer(effects, call) == .error(name: ScannerAPI.ErrorName.accessDenied,
+                                                    message: "Inhibit: org.example.App110 runs in a sandbox, and may not stop background reading"))
+        #expect(rig.core.inhibitors.isEmpty)
+        let (hostCall, host) = rig.request(.inhibit(who: "Wallet", why: "paying"), from: ":1.11")
+        #expect(host.contains(.grantInhibitor(hostCall, id: 1)), "an app outside a sandbox may")
+    }
+
     // MARK: Consent
 
     @Test func aWriteAsksBeforeItsFirstCommandAndCancelChangesNothing() {

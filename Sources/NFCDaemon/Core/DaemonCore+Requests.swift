@@ -99,6 +99,11 @@ extension DaemonCore {
     /// `Inhibit("background", who, why)`: background reading stays off until the descriptor the
     /// runtime hands over is closed (or the app ends).
     private mutating func inhibit(who: String, why: String, call: CallID, caller: String) {
+        // Stopping background reading for everyone is for the person's own programs (a wallet, a
+        // smart-card app): a sandboxed app may not (Docs/apps.md).
+        if let app = callers[caller], app.sandboxed {
+            return fail(call, ScannerAPI.ErrorName.accessDenied, "Inhibit: \(app.key) runs in a sandbox, and may not stop background reading")
+        }
         guard !who.isEmpty, who.utf8.count <= Self.maximumInhibitorText, why.utf8.count <= Self.maximumInhibitorText else {
             return fail(call, ScannerAPI.ErrorName.invalidArgs,
                         "Inhibit: who is required; who and why take at most \(Self.maximumInhibitorText) bytes")
