@@ -2,6 +2,7 @@ import DBusValues
 import NFCBusAPI
 import NFCCopy
 @testable import NFCDaemon
+import NFCDispatch
 import NFCObjects
 import ScanSheet
 import Testing
@@ -115,6 +116,16 @@ import Testing
         }
         #expect(message.contains("nfcscan apps --allow org.example.App110"))
         #expect(Self.views(refused).isEmpty, "no sheet for a denied app")
+    }
+
+    @Test func aRefusedAppIsOfferedNothing() throws {
+        var rig = Rig(configuration: Self.desktop)
+        rig.apps[":1.10"] = Rig.app(for: ":1.10", sandboxed: true)
+        _ = rig.send(.grants(["org.example.App110": .denied]))
+        let handler = try HandlerRequest(appName: "Posters", filterFields: [["uri-scheme": "https"]])
+        let (call, effects) = rig.request(.register(handlerPath: "/org/example/Posters", handler))
+        #expect(Rig.answer(effects, call).map { if case .error(ScannerAPI.ErrorName.accessDenied, _) = $0 { true } else { false } } == true)
+        #expect(rig.core.registry.registrations.isEmpty)
     }
 
     @Test func grantsFromTheStoreDecideAndNoDisplayMeansNoQuestion() {
