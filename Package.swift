@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "DesktopEntries"),
         // Who a D-Bus caller is, from its process (the unit it runs in, /.flatpak-info, its
         // executable) and its desktop entry: the resolver and the parsers of what it reads; pure.
-        .target(name: "AppIdentity", dependencies: ["DesktopEntries"]),
+        .target(name: "AppIdentity", dependencies: ["DesktopEntries", "NDEF"]),
         // What the daemon decides, free of any bus: app handlers and which one an object goes to,
         // and the notification offering it to the person.
         .target(name: "NFCDispatch", dependencies: ["NDEF", "NDEFReport", "NFCCopy", "DesktopEntries"]),

@@ -1,3 +1,5 @@
+import NDEF
+
 /// The app a process belongs to as its systemd unit names it: desktops start each app in a
 /// unit of its own, named as systemd's "Desktop Environment Integration"
 /// (https://systemd.io/DESKTOP_ENVIRONMENTS/) asks:
@@ -127,21 +129,13 @@ public struct SystemdScope: Sendable, Equatable, Hashable {
                 continue
             }
             guard index + 3 < bytes.count, bytes[index + 1] == UInt8(ascii: "x"),
-                  let high = hexValue(bytes[index + 2]), let low = hexValue(bytes[index + 3]) else { return nil }
+                  let high = Hex.digitValue(bytes[index + 2]), let low = Hex.digitValue(bytes[index + 3]) else { return nil }
             out.append(high << 4 | low)
             index += 4
         }
         return out
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 extension Collection<UInt8> {

@@ -38,6 +38,17 @@ public enum Hex {
     /// A 16-bit code as `0x0040`.
     public static func code(_ value: UInt16) -> String { "0x" + string([UInt8(value >> 8), UInt8(value & 0xFF)]) }
 
+    /// The value of one ASCII hex digit (either case), or nil: for the escapes others decode
+    /// (a URI's `%XX`, a systemd unit name's `\xXX`).
+    public static func digitValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// Parses hex text. Whitespace, `:` and `-` between byte pairs are ignored, as is a leading `0x`.
     /// Anything else fails with the offset of the first offending character.
     public static func decode(_ text: some StringProtocol) -> Result<[UInt8], HexError> {
@@ -53,14 +64,12 @@ public enum Hex {
             defer { index += 1 }
             let nibble: UInt8
             switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = c - UInt8(ascii: "A") + 10
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), UInt8(ascii: ":"), UInt8(ascii: "-"):
                 if high != nil { return .failure(HexError(offset: index, reason: "separator inside a byte")) }
                 continue
             default:
-                return .failure(HexError(offset: index, reason: "not a hex digit"))
+                guard let value = digitValue(c) else { return .failure(HexError(offset: index, reason: "not a hex digit")) }
+                nibble = value
             }
             if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
         }

@@ -1,3 +1,4 @@
+import NDEF
 import NDEFReport
 
 /// The parts of a URI that decide where an object goes: scheme, host and path, normalised so that
@@ -117,7 +118,7 @@ struct ParsedURI: Hashable, Sendable {
         out.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hexValue(bytes[i + 1]), let low = hexValue(bytes[i + 2]) {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = Hex.digitValue(bytes[i + 1]), let low = Hex.digitValue(bytes[i + 2]) {
                 let byte = high << 4 | low
                 if isUnreserved(byte) {
                     out.append(byte)
@@ -166,14 +167,6 @@ struct ParsedURI: Hashable, Sendable {
 
     private static func isASCIIDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     private static func uppercaseHex(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) ? byte - 0x20 : byte

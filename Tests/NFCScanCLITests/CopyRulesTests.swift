@@ -8,33 +8,22 @@ import Testing
 @Suite struct CopyRulesTests {
     static let objects: [String?] = [nil, "poster", "badge", "toy", "product label"]
 
-    @Test(arguments: objects)
-    func everyCatalogEntryFollowsTheRules(object: String?) {
-        for language in ScanCopy.Language.allCases {
-            let copy = ScanCopy.catalog(for: language, object: object)
-            for entry in ScanCopy.entries(of: copy) {
-                let problems = CopyRules.problems(in: entry.text, isSentence: entry.isSentence)
-                #expect(problems.isEmpty, "\(language) \(entry.key) for \(object ?? "no object"): \"\(entry.text)\" \(problems)")
-            }
-        }
-    }
+    /// Each catalog's entries (reading, writing, the sheet) in every language, for `object`.
+    typealias Entries = @Sendable (ScanCopy.Language, String?) -> [(key: String, text: String, isSentence: Bool)]
+    static let catalogs: [(name: String, entries: Entries)] = [
+        ("scan", { ScanCopy.entries(of: ScanCopy.catalog(for: $0, object: $1)) }),
+        ("write", { ScanCopy.writeEntries(of: ScanCopy.writeCatalog(for: $0, object: $1)) }),
+        ("sheet", { ScanCopy.sheetEntries(of: ScanCopy.sheetCatalog(for: $0, object: $1)) }),
+    ]
 
     @Test(arguments: objects)
-    func everyWriteEntryFollowsTheRules(object: String?) {
-        for language in ScanCopy.Language.allCases {
-            for entry in ScanCopy.writeEntries(of: ScanCopy.writeCatalog(for: language, object: object)) {
-                let problems = CopyRules.problems(in: entry.text, isSentence: entry.isSentence)
-                #expect(problems.isEmpty, "\(language) \(entry.key) for \(object ?? "no object"): \"\(entry.text)\" \(problems)")
-            }
-        }
-    }
-
-    @Test(arguments: objects)
-    func everySheetEntryFollowsTheRules(object: String?) {
-        for language in ScanCopy.Language.allCases {
-            for entry in ScanCopy.sheetEntries(of: ScanCopy.sheetCatalog(for: language, object: object)) {
-                let problems = CopyRules.problems(in: entry.text, isSentence: entry.isSentence)
-                #expect(problems.isEmpty, "\(language) \(entry.key) for \(object ?? "no object"): \"\(entry.text)\" \(problems)")
+    func everyEntryFollowsTheRules(object: String?) {
+        for catalog in Self.catalogs {
+            for language in ScanCopy.Language.allCases {
+                for entry in catalog.entries(language, object) {
+                    let problems = CopyRules.problems(in: entry.text, isSentence: entry.isSentence)
+                    #expect(problems.isEmpty, "\(catalog.name) \(language) \(entry.key) for \(object ?? "no object"): \"\(entry.text)\" \(problems)")
+                }
             }
         }
     }
