@@ -237,4 +237,17 @@ import Testing
         #expect(question?.message == "“App :1.10”想要将链接保存到海报。")
         #expect(question?.buttons.map(\.label) == ["取消", "保存"])
     }
+
+    /// Under systemd the sheet leaves the service's sandbox (its private /tmp and network
+    /// namespace hide the X server; no JIT for GL): systemd-run hands it the daemon's pipes.
+    @Test func underSystemdTheSheetRunsOutsideTheSandboxOnTheDaemonsPipes() {
+        #expect(TransientUnit.sheetCommand("/usr/libexec/nfcscan/nfcscan-sheet", outside: false) == ["/usr/libexec/nfcscan/nfcscan-sheet"])
+        let outside = TransientUnit.sheetCommand("/usr/libexec/nfcscan/nfcscan-sheet", outside: true)
+        #expect(outside.prefix(5) == ["systemd-run", "--user", "--collect", "--quiet", "--pipe"])
+        #expect(outside.suffix(2) == ["--", "/usr/libexec/nfcscan/nfcscan-sheet"])
+        #expect(outside.contains("RuntimeMaxSec=3900"))
+        for name in ["WAYLAND_DISPLAY", "DISPLAY", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"] {
+            #expect(outside.contains(name), "\(name) copied from the daemon's environment")
+        }
+    }
 }

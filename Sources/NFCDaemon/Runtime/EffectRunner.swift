@@ -50,7 +50,7 @@ struct EffectRunner {
         self.logger = logger
         self.sink = sink
         self.notifications = notifications
-        sheets = configuration.sheetProgram.map { SheetHost(program: $0, loop: descriptors, sink: sink) }
+        sheets = configuration.sheetProgram.map { SheetHost(program: $0, loop: descriptors, sink: sink, searchPath: configuration.searchPath) }
     }
 
     mutating func perform(_ effect: DaemonEffect, in group: inout DiscardingTaskGroup) {

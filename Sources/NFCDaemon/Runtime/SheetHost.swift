@@ -1,3 +1,4 @@
+import DesktopEntries
 import Glibc
 import POSIXEvents
 import ScanSheet
@@ -15,21 +16,32 @@ struct SheetHost {
     let program: String
     let loop: PollLoop
     let sink: AsyncStream<DaemonInput>.Continuation
+    /// Where systemd-run is looked for.
+    let searchPath: String
+    /// Under systemd the sheet runs outside the service's sandbox (a private /tmp, no network
+    /// namespace of the host's, no JIT would keep GTK from the display), in a transient unit of
+    /// its own (``TransientUnit/sheetCommand(_:outside:)``).
+    let outsideSandbox: Bool
     private var sheets: [Int: SheetProcess] = [:]
 
     /// A closing sheet has this long after its last view's `closeAfter` to end by itself.
     static let closingGrace: Duration = .seconds(3)
 
-    init(program: String, loop: PollLoop, sink: AsyncStream<DaemonInput>.Continuation) {
+    init(program: String, loop: PollLoop, sink: AsyncStream<DaemonInput>.Continuation, searchPath: String,
+         outsideSandbox: Bool = TransientUnit.underSystemd) {
         self.program = program
         self.loop = loop
         self.sink = sink
+        self.searchPath = searchPath
+        self.outsideSandbox = outsideSandbox
     }
 
     /// Shows `view` on session `session`'s sheet, starting its program for the first view.
     mutating func show(_ view: SheetView, session: Int) {
         if let sheet = sheets[session] { return sheet.send(view) }
-        guard let sheet = SheetProcess.start(program, session: session, loop: loop, sink: sink) else {
+        let command = TransientUnit.sheetCommand(program, outside: outsideSandbox)
+        guard let executable = command[0].hasPrefix("/") ? command[0] : ApplicationDirectoryReader.executable(command[0], searchPath: searchPath),
+              let sheet = SheetProcess.start(executable, command, session: session, loop: loop, sink: sink) else {
             sink.yield(.sheet(session: session, nil))
             return
         }
@@ -74,7 +86,8 @@ final class SheetProcess: Sendable {
 
     /// Starts the program with two pipes: its output's read end is watched on `loop` (lines become
     /// inputs; end of file is the sheet's end), its exit is reaped through a pidfd.
-    static func start(_ program: String, session: Int, loop: PollLoop, sink: AsyncStream<DaemonInput>.Continuation) -> SheetProcess? {
+    static func start(_ executable: String, _ arguments: [String], session: Int, loop: PollLoop,
+                      sink: AsyncStream<DaemonInput>.Continuation) -> SheetProcess? {
         guard let (childInput, input) = try? FileDescriptor.pipe(options: [.closeOnExec]),
               let (output, childOutput) = try? FileDescriptor.pipe(options: [.closeOnExec]) else { return nil }
         defer {
@@ -85,7 +98,7 @@ final class SheetProcess: Sendable {
         _ = fcntl(output.rawValue, F_SETFL, O_NONBLOCK)
         let pid: pid_t
         do {
-            pid = try ChildProcess.spawn(program, [program], input: childInput, output: childOutput)
+            pid = try ChildProcess.spawn(executable, arguments, input: childInput, output: childOutput)
         } catch {
             try? input.close()
             try? output.close()

@@ -13,4 +13,19 @@ public enum TransientUnit {
     static func command(_ arguments: [String], outside: Bool, wait: Bool = false) -> [String] {
         (outside ? ["systemd-run", "--user", "--collect", "--quiet"] + (wait ? ["--wait"] : []) + ["--"] : []) + arguments
     }
+
+    /// The scan sheet's program as started outside the sandbox: `--pipe` hands it systemd-run's
+    /// standard input and output (the daemon's pipes), `--setenv NAME` copies the display's
+    /// variables from the daemon's environment; `RuntimeMaxSec` bounds a sheet that neither
+    /// reads its end of input nor can be reached by the daemon's kill (which ends only
+    /// systemd-run, inside the sandbox): longer than any session (an hour).
+    static func sheetCommand(_ program: String, outside: Bool) -> [String] {
+        guard outside else { return [program] }
+        return ["systemd-run", "--user", "--collect", "--quiet", "--pipe", "-p", "RuntimeMaxSec=3900"]
+            + sheetEnvironment.flatMap { ["--setenv", $0] } + ["--", program]
+    }
+
+    /// What GTK needs to find the display, the session bus and assistive technologies.
+    static let sheetEnvironment = ["WAYLAND_DISPLAY", "DISPLAY", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS", "XAUTHORITY",
+                                   "XDG_SESSION_TYPE", "XDG_CURRENT_DESKTOP", "GTK_THEME"]
 }
