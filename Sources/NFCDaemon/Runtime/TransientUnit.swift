@@ -15,14 +15,16 @@ public enum TransientUnit {
     }
 
     /// The scan sheet's program as started outside the sandbox: `--pipe` hands it systemd-run's
-    /// standard input and output (the daemon's pipes), `--setenv NAME` copies the display's
-    /// variables from the daemon's environment; `RuntimeMaxSec` bounds a sheet that neither
+    /// standard input and output (the daemon's pipes), `--setenv` gives it the display's
+    /// variables as the daemon has them (those set); `RuntimeMaxSec` bounds a sheet that neither
     /// reads its end of input nor can be reached by the daemon's kill (which ends only
     /// systemd-run, inside the sandbox): longer than any session (an hour).
-    static func sheetCommand(_ program: String, outside: Bool) -> [String] {
+    static func sheetCommand(_ program: String, outside: Bool,
+                             environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         guard outside else { return [program] }
         return ["systemd-run", "--user", "--collect", "--quiet", "--pipe", "-p", "RuntimeMaxSec=3900"]
-            + sheetEnvironment.flatMap { ["--setenv", $0] } + ["--", program]
+            + sheetEnvironment.compactMap { name in environment[name].map { ["--setenv", "\(name)=\($0)"] } }.flatMap { $0 }
+            + ["--", program]
     }
 
     /// What GTK needs to find the display, the session bus and assistive technologies.
