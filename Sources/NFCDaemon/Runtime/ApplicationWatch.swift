@@ -21,7 +21,8 @@ final class ApplicationWatch: Sendable {
     /// The mimeapps.list files, most important first (``MimeAppsList/searchPath(environment:)``).
     private let mimeApps: [(path: String, desktopSpecific: Bool)]
     private let changed: @Sendable (InstalledApps, PersonalDefaults) -> Void
-    private let state = LockedValue<(watch: PollWatch?, last: InstalledApps?, defaults: PersonalDefaults?)>((nil, nil, nil))
+    private let state = LockedValue<(watch: PollWatch?, last: InstalledApps?, defaults: PersonalDefaults?, watched: Set<String>)>(
+        (nil, nil, nil, []))
 
     init(directories: ApplicationDirectories, mimeApps: [(path: String, desktopSpecific: Bool)] = [], searchPath: String, loop: PollLoop,
          changed: @escaping @Sendable (InstalledApps, PersonalDefaults) -> Void) {
@@ -60,10 +61,22 @@ final class ApplicationWatch: Sendable {
     }
 
     private func rescan(inotify: Int32?) {
-        let (found, visited) = reader.read()
+        var (found, visited) = reader.read()
         if let inotify {
             let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_ATTRIB)
-            for directory in visited { inotify_add_watch(inotify, directory, mask) }
+            // A directory read before its watch was added may have gained a file in between (made,
+            // then filled at once): whenever a directory is watched for the first time, the
+            // directories are read again, now that nothing in them goes unnoticed (a few rounds
+            // at most: each adds a level that just appeared).
+            for _ in 0..<4 {
+                let new = state.withLock { state in
+                    defer { state.watched.formUnion(visited) }
+                    return Set(visited).subtracting(state.watched)
+                }
+                for directory in visited { inotify_add_watch(inotify, directory, mask) }
+                guard !new.isEmpty else { break }
+                (found, visited) = reader.read()
+            }
             // A directory not made yet appears in its parent.
             for path in reader.directories.paths where !visited.contains(path) {
                 let parent = String(path.dropLast("/applications".count))
