@@ -71,7 +71,8 @@ struct AppsCommand: AsyncParsableCommand {
         }
         let listed = apps.compactMap { $0.stringKeyedValue }.map(App.init)
         let refusals = refused.compactMap(\.stringValue)
-        let grants = await keptGrants(on: bus)
+        // None when there is no store, or no table yet.
+        let grants = (try? await PermissionStore.lookup(bus: bus, deadline: .seconds(5)).get()) ?? [:]
         if json {
             writeLine(JSONWriter.string(.object([
                 .init("apps", .array(listed.map(\.report))),
@@ -86,7 +87,7 @@ struct AppsCommand: AsyncParsableCommand {
         }
         for refusal in refusals { writeLine("ignored: " + DisplayText.sanitized(refusal, maxCharacters: 400)) }
         for (app, grant) in grants.sorted(by: { $0.key < $1.key }) {
-            writeLine("\(grant == .allowed ? "allowed" : "not allowed"): \(DisplayText.sanitized(app, maxCharacters: 255))")
+            writeLine("\(Self.label(grant)): \(DisplayText.sanitized(app, maxCharacters: 255))")
         }
     }
 
@@ -97,36 +98,22 @@ struct AppsCommand: AsyncParsableCommand {
             throw ExitCode(69)
         }
         defer { bus.close() }
-        let arguments: [DBusValue], member: String
-        if revoke != nil {
-            member = "DeletePermission"
-            arguments = [.string(PermissionTable.table), .string(PermissionTable.resource), .string(app)]
-        } else {
-            member = "SetPermission"
-            arguments = [.string(PermissionTable.table), .boolean(true), .string(PermissionTable.resource), .string(app),
-                         .strings([(allow != nil ? AppGrant.allowed : AppGrant.denied).rawValue])]
-        }
+        let grant: AppGrant? = allow != nil ? .allowed : deny != nil ? .denied : nil
         do {
-            _ = try await bus.call(destination: PermissionTable.busName, path: PermissionTable.path, interface: PermissionTable.interface,
-                                   member: member, arguments, timeout: .seconds(10))
-        } catch where revoke != nil && error.remoteName == PermissionTable.notFound {
-            // Nothing was kept: forgotten already.
+            if let grant {
+                try await PermissionStore.set(grant, for: app, bus: bus, deadline: .seconds(10))
+            } else {
+                try await PermissionStore.forget(app, bus: bus, deadline: .seconds(10))
+            }
         } catch {
             printError("nfcscan apps: the permission store (xdg-permission-store) did not answer: \(error)")
             throw ExitCode(69)
         }
         let shown = DisplayText.sanitized(app, maxCharacters: 255)
-        writeLine(revoke != nil ? "forgotten: \(shown)" : "\(allow != nil ? "allowed" : "not allowed"): \(shown)")
+        writeLine(grant.map { "\(Self.label($0)): \(shown)" } ?? "forgotten: \(shown)")
     }
 
-    /// The grants kept in the permission store; none when there is no store or no table yet.
-    private func keptGrants(on bus: BusConnection) async -> [String: AppGrant] {
-        guard let reply = try? await bus.call(destination: PermissionTable.busName, path: PermissionTable.path,
-                                              interface: PermissionTable.interface, member: "Lookup",
-                                              [.string(PermissionTable.table), .string(PermissionTable.resource)], timeout: .seconds(5)),
-              let first = reply.first else { return [:] }
-        return PermissionTable.grants(first)
-    }
+    static func label(_ grant: AppGrant) -> String { grant == .allowed ? "allowed" : "not allowed" }
 
     /// One entry of ListApps.
     struct App {

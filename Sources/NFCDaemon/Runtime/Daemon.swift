@@ -128,7 +128,7 @@ public final class Daemon: Service, Sendable {
             sink.yield(.peerGone(name))
         })
         // The grants kept in the desktop's permission store: changes from anyone, as they happen.
-        subscriptions.append(try PermissionStore.follow(bus: bus) { sink.yield(.grants($0 ?? [:])) })
+        subscriptions.append(try PermissionStore.follow(bus: bus) { sink.yield(.grants($0)) })
         let notifications = try NotificationServer(bus: bus) { sink.yield(.notification($0)) }
         descriptors.start(name: "nfcscand-fds")
         if let directories = configuration.applications {

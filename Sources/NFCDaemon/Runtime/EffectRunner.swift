@@ -1,6 +1,7 @@
 import Logging
 import NFCBusAPI
 import NFCReaders
+import NFCScanKit
 import POSIXEvents
 import Synchronization
 import Systemd
