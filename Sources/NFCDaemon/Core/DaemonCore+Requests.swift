@@ -10,10 +10,7 @@ extension DaemonCore {
         switch request {
         case .register(let handlerPath, let claimed):
             // "Don't Allow" holds for notifications too: a refused app is offered nothing.
-            if let app = callers[caller], grants[app.key] == .denied {
-                return fail(call, ScannerAPI.ErrorName.accessDenied,
-                            "the person did not allow \(app.key) to use the reader (nfcscan apps --allow \(app.key) changes that)")
-            }
+            if let refusal = deniedByPerson(caller) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
             // Notifications and ListApps name the app the bus says is calling (issue 21).
             let handlerRequest = callers[caller].map { claimed.identified(name: $0.name, icon: $0.icon, desktopEntry: $0.appID) } ?? claimed
             do {

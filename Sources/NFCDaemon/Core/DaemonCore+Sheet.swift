@@ -41,8 +41,7 @@ extension DaemonCore {
         switch reason {
         case .firstRead: SheetViews.ended(sheetCopy(for: session.options).scanDone, done: true, app: session.app)
         case .terminated, .notAllowed: nil
-        case .userCanceled: message.isEmpty ? nil : SheetViews.ended(message, done: false, app: session.app)
-        case .timeout, .systemBusy, .radioDisabled, .unavailable:
+        case .userCanceled, .timeout, .systemBusy, .radioDisabled, .unavailable:
             message.isEmpty ? nil : SheetViews.ended(message, done: false, app: session.app)
         }
     }
@@ -84,9 +83,14 @@ extension DaemonCore {
     /// Refuses `caller` a session when its app is not allowed and cannot be asked; nil: it may start one.
     func notAllowed(_ caller: String) -> String? {
         guard let app = callers[caller], permission(for: app) == .deny else { return nil }
-        return grants[app.key] == .denied
-            ? "the person did not allow \(app.key) to use the reader (nfcscan apps --allow \(app.key) changes that)"
-            : "\(app.key) runs in a sandbox and nothing can ask the person here (no display): allow it with nfcscan apps --allow \(app.key)"
+        return deniedByPerson(caller)
+            ?? "\(app.key) runs in a sandbox and nothing can ask the person here (no display): allow it with nfcscan apps --allow \(app.key)"
+    }
+
+    /// Why `caller` is refused everything when the person answered "Don't Allow" for its app; nil otherwise.
+    func deniedByPerson(_ caller: String) -> String? {
+        guard let app = callers[caller], grants[app.key] == .denied else { return nil }
+        return "the person did not allow \(app.key) to use the reader (nfcscan apps --allow \(app.key) changes that)"
     }
 
     func sheetCopy(for options: ScanSessionOptions) -> any SheetCopyCatalog {
@@ -107,15 +111,10 @@ enum SheetViews {
                      reading: String) -> SheetView {
         let cancel = SheetView.Button(id: SheetView.cancelButton, label: copy.actionCancel)
         switch phase {
-        case .looking:
-            return SheetView(app: session.app?.name ?? "", icon: session.app?.icon ?? "", message: session.alertMessage, mark: .looking,
-                             buttons: [cancel])
-        case .reading:
-            return SheetView(app: session.app?.name ?? "", icon: session.app?.icon ?? "", message: reading, mark: .working,
-                             buttons: [cancel])
-        case .writing:
-            // No Cancel: an object is never left half-written.
-            return SheetView(app: session.app?.name ?? "", icon: session.app?.icon ?? "", message: session.alertMessage, mark: .working)
+        case .looking: return view(for: session.app, message: session.alertMessage, mark: .looking, buttons: [cancel])
+        case .reading: return view(for: session.app, message: reading, mark: .working, buttons: [cancel])
+        // No Cancel: an object is never left half-written.
+        case .writing: return view(for: session.app, message: session.alertMessage, mark: .working)
         }
     }
 
@@ -125,20 +124,26 @@ enum SheetViews {
         switch question {
         case .permission:
             // No Cancel button: Escape or closing the window ends this session without keeping an answer.
-            return SheetView(app: name, icon: session.app?.icon ?? "", message: copy.askPermission(app: name), mark: .question,
-                             buttons: [.init(id: deny, label: copy.actionDontAllow), .init(id: allow, label: copy.actionAllow, style: .suggested)])
+            return view(for: session.app, message: copy.askPermission(app: name), mark: .question,
+                        buttons: [.init(id: deny, label: copy.actionDontAllow), .init(id: allow, label: copy.actionAllow, style: .suggested)])
         case .consent:
             let write = session.write ?? ObjectWrite(message: nil, action: .lock)
             let locks = write.lock || write.action == .lock
-            return SheetView(app: name, icon: session.app?.icon ?? "", message: copy.consent(write.action, app: name),
-                             detail: locks ? copy.lockDetail(write.action) : "", mark: .question,
-                             buttons: [.init(id: SheetView.cancelButton, label: copy.actionCancel),
-                                       .init(id: confirm, label: copy.actionConfirm(write.action, lock: write.lock),
-                                             style: locks ? .destructive : .suggested)])
+            return view(for: session.app, message: copy.consent(write.action, app: name), detail: locks ? copy.lockDetail(write.action) : "",
+                        mark: .question,
+                        buttons: [.init(id: SheetView.cancelButton, label: copy.actionCancel),
+                                  .init(id: confirm, label: copy.actionConfirm(write.action, lock: write.lock), style: locks ? .destructive : .suggested)])
         }
     }
 
     static func ended(_ message: String, done: Bool, app: CallerApp?) -> SheetView {
-        SheetView(app: app?.name ?? "", icon: app?.icon ?? "", message: message, mark: done ? .done : .failed, closeAfter: endingShown)
+        view(for: app, message: message, mark: done ? .done : .failed, closeAfter: endingShown)
+    }
+
+    /// A view naming `app` (its name and icon), the one place every view takes them from.
+    private static func view(for app: CallerApp?, message: String, detail: String = "", mark: SheetView.Mark,
+                             buttons: [SheetView.Button] = [], closeAfter: Int? = nil) -> SheetView {
+        SheetView(app: app?.name ?? "", icon: app?.icon ?? "", message: message, detail: detail, mark: mark, buttons: buttons,
+                  closeAfter: closeAfter)
     }
 }

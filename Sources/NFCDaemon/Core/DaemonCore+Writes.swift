@@ -15,7 +15,7 @@ extension DaemonCore {
         }
         let prompt = writeCopy(for: options.session).writePrompt(options.write.action)
         if let refusal = sessions.refusal(for: caller) { return refuse(call, refusal, "sessions") }
-        if let refusal = notAllowed(caller) { return emit(.reply(call, .error(name: ScannerAPI.ErrorName.accessDenied, message: refusal))) }
+        if let refusal = notAllowed(caller) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
         guard let (session, activated) = sessions.start(owner: caller, app: callers[caller], options: options.session, alertMessage: prompt,
                                                         write: options.write) else { return }
         log(.info, "write session \(session.id) started (\(activated ? "active" : "waiting"))",
