@@ -155,7 +155,8 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  applications: ApplicationDirectories(environment: ProcessInfo.processInfo.environment),
                                                  mimeApps: MimeAppsList.searchPath(environment: ProcessInfo.processInfo.environment),
                                                  searchPath: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
-                                                 sheetProgram: sheetProgram),
+                                                 sheetProgram: sheetProgram,
+                                                 webHosts: WebHostExecutables.beside(SheetChoice.ownExecutable)),
                             logger: logger)
         publisher?.reportStatus { [daemon] in daemon.brokerChanged($0) }
         let watches: [any Service]

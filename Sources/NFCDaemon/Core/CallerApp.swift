@@ -1,3 +1,4 @@
+import AppIdentity
 import NFCBusAPI
 
 /// Who is calling, as the runtime found out from the bus itself (issue 21): the connection's
@@ -16,6 +17,17 @@ struct CallerApp: Sendable, Equatable {
     var sandboxed: Bool
     /// For logs: the key, the process and the user ("org.example.Posters, flatpak, pid 4242, uid 1000").
     var summary: String
+    /// nfcscan's own web host (the `nfcscan` binary beside nfcscand, unsandboxed): the one caller
+    /// whose sessions may name the web page they are for (the `origin` option, issue 22).
+    var mayNameSites = false
+
+    /// The site a session of nfcscan's web host is for: asked first as a sandboxed app is (a page
+    /// is the person's visit, not a program they installed), its answer kept under its origin
+    /// (`https://example.com`: never an app ID, which holds no `/`, nor a path, which starts with one).
+    static func site(_ origin: WebOrigin, through host: CallerApp) -> CallerApp {
+        CallerApp(key: origin.serialized, appID: nil, name: origin.displayName, icon: "", sandboxed: true,
+                  summary: "site \(origin.serialized) through \(host.summary)")
+    }
 }
 
 /// Whether an app may start a session (scan or write; writes also ask before each change).

@@ -10,7 +10,7 @@ extension DaemonCore {
         switch request {
         case .register(let handlerPath, let claimed):
             // "Don't Allow" holds for notifications too: a refused app is offered nothing.
-            if let refusal = deniedByPerson(caller) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
+            if let refusal = deniedByPerson(callers[caller]) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
             // Notifications and ListApps name the app the bus says is calling (issue 21).
             let handlerRequest = callers[caller].map { claimed.identified(name: $0.name, icon: $0.icon, desktopEntry: $0.appID) } ?? claimed
             do {
@@ -132,10 +132,15 @@ extension DaemonCore {
         if let alert = options.alertMessage { warnAboutCopy(alert, from: caller) }
         let alert = options.alertMessage ?? copy(for: options).firstPrompt
         if let refusal = sessions.refusal(for: caller) { return refuse(call, refusal, "scan sessions") }
-        if let refusal = notAllowed(caller) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
-        guard let (session, activated) = sessions.start(owner: caller, app: callers[caller], options: options, alertMessage: alert) else { return }
+        let app: CallerApp?
+        switch sessionApp(options, caller: caller) {
+        case .success(let found): app = found
+        case .failure(let refusal): return fail(call, ScannerAPI.ErrorName.accessDenied, refusal.message)
+        }
+        if let refusal = notAllowed(app) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
+        guard let (session, activated) = sessions.start(owner: caller, app: app, options: options, alertMessage: alert) else { return }
         log(.info, "scan session \(session.id) started (\(activated ? "active" : "waiting"))",
-            ["owner": caller, "app": callers[caller]?.key ?? "", "multiple": "\(options.multiple)"])
+            ["owner": caller, "app": app?.key ?? "", "multiple": "\(options.multiple)"])
         emit(.publish(BusObject(path: session.path, kind: .session, interface: ScannerAPI.sessionInterface,
                                 properties: sessionProperties(session, state: "waiting"), owner: caller)))
         emit(.reply(call, .values([.objectPath(session.path)])))

@@ -2,6 +2,7 @@ import NFCBusAPI
 import NFCCopy
 import NFCObjects
 import ScanSheet
+import AppIdentity
 
 /// nfcscand's own scan sheet (issue 21): what it shows for the active session, the questions it
 /// asks before a session may go on, and what the person's choice means. The sheet's program only
@@ -80,22 +81,37 @@ extension DaemonCore {
         }
     }
 
-    /// Refuses `caller` a session when its app is not allowed and cannot be asked; nil: it may start one.
-    func notAllowed(_ caller: String) -> String? {
-        guard let app = callers[caller], permission(for: app) == .deny else { return nil }
-        return deniedByPerson(caller)
-            ?? "\(app.key) runs in a sandbox and nothing can ask the person here (no display): allow it with nfcscan apps --allow \(app.key)"
+    /// Refuses a session for `app` when it is not allowed and cannot be asked; nil: it may start one.
+    func notAllowed(_ app: CallerApp?) -> String? {
+        guard let app, permission(for: app) == .deny else { return nil }
+        return deniedByPerson(app)
+            ?? "\(app.key) \(app.appID == nil && app.sandboxed ? "is a web site" : "runs in a sandbox") and nothing can ask the person here (no display): allow it with nfcscan apps --allow \(app.key)"
     }
 
-    /// Why `caller` is refused everything when the person answered "Don't Allow" for its app; nil otherwise.
-    func deniedByPerson(_ caller: String) -> String? {
-        guard let app = callers[caller], grants[app.key] == .denied else { return nil }
+    /// Why `app` is refused everything when the person answered "Don't Allow" for it; nil otherwise.
+    func deniedByPerson(_ app: CallerApp?) -> String? {
+        guard let app, grants[app.key] == .denied else { return nil }
         return "the person did not allow \(app.key) to use the reader (nfcscan apps --allow \(app.key) changes that)"
+    }
+
+    /// The app a session is for: the caller's own, or the site nfcscan's web host names (`origin`).
+    /// A `Result` whose failure is the refusal: only the web host may name a site.
+    func sessionApp(_ options: ScanSessionOptions, caller: String) -> Result<CallerApp?, SessionAppRefusal> {
+        guard let origin = options.origin else { return .success(callers[caller]) }
+        guard let host = callers[caller], host.mayNameSites else {
+            return .failure(.init(message: "option \"origin\" is for nfcscan's web host (nfcscan-webnfc-host) alone"))
+        }
+        return .success(.site(origin, through: host))
     }
 
     func sheetCopy(for options: ScanSessionOptions) -> any SheetCopyCatalog {
         ScanCopy.sheetCatalog(for: options.language ?? configuration.language, object: options.object)
     }
+}
+
+/// Why a session may not be started for the app it names.
+struct SessionAppRefusal: Error {
+    var message: String
 }
 
 /// The sheet's views, made from a session and the copy (pure).

@@ -15,11 +15,16 @@ extension DaemonCore {
         }
         let prompt = writeCopy(for: options.session).writePrompt(options.write.action)
         if let refusal = sessions.refusal(for: caller) { return refuse(call, refusal, "sessions") }
-        if let refusal = notAllowed(caller) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
-        guard let (session, activated) = sessions.start(owner: caller, app: callers[caller], options: options.session, alertMessage: prompt,
+        let app: CallerApp?
+        switch sessionApp(options.session, caller: caller) {
+        case .success(let found): app = found
+        case .failure(let refusal): return fail(call, ScannerAPI.ErrorName.accessDenied, refusal.message)
+        }
+        if let refusal = notAllowed(app) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
+        guard let (session, activated) = sessions.start(owner: caller, app: app, options: options.session, alertMessage: prompt,
                                                         write: options.write) else { return }
         log(.info, "write session \(session.id) started (\(activated ? "active" : "waiting"))",
-            ["owner": caller, "app": callers[caller]?.key ?? "", "action": "\(options.write.action)", "bytes": "\(options.write.message?.count ?? 0)",
+            ["owner": caller, "app": app?.key ?? "", "action": "\(options.write.action)", "bytes": "\(options.write.message?.count ?? 0)",
              "lock": "\(options.write.lock)", "format": "\(options.write.options.formatIfBlank)"])
         emit(.publish(BusObject(path: session.path, kind: .writeSession, interface: ScannerAPI.writeSessionInterface,
                                 properties: writeProperties(session, state: "waiting"), owner: caller)))

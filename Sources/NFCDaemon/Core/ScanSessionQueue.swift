@@ -1,3 +1,4 @@
+import AppIdentity
 import DBusValues
 import NFCBusAPI
 import NFCCopy
@@ -127,6 +128,9 @@ struct ScanSessionOptions: Sendable, Equatable {
     var timeout: Int = ScanSessionOptions.defaultTimeout
     /// The language of the prompts; nil: the daemon's.
     var language: ScanCopy.Language?
+    /// The web page the session is for, named by nfcscan's web host alone (issue 22): the site is
+    /// then the one asking, on the sheet and in the permission store.
+    var origin: WebOrigin?
 
     static let defaultTimeout = 60
     static let maximumTimeout = 3600
@@ -177,8 +181,14 @@ struct ScanSessionOptions: Sendable, Equatable {
                     throw .badValue(key, "names no supported language (\(ScanCopy.Language.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 language = chosen
+            case "origin":
+                guard let text = value.stringValue else { throw .badType(key, "a string (s)") }
+                guard let site = WebOrigin(text) else {
+                    throw .badValue(key, "must be a secure web origin as browsers serialize it (https://example.com, http://localhost:8080)")
+                }
+                origin = site
             default:
-                throw .badValue(key, "is not an option of StartScanSession (object, multiple, alert-message, timeout, language)")
+                throw .badValue(key, "is not an option of StartScanSession (object, multiple, alert-message, timeout, language, origin)")
             }
         }
     }

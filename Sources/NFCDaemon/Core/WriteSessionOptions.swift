@@ -11,7 +11,7 @@ struct WriteSessionOptions: Sendable, Equatable {
     var write: ObjectWrite
 
     static let passwordLength = 4
-    static let keys = "message, uri, text, text-language, erase, lock, format, password, object, language, timeout"
+    static let keys = "message, uri, text, text-language, erase, lock, format, password, object, language, timeout, origin"
 
     typealias Refusal = ScanSessionOptions.Refusal
 
@@ -26,7 +26,7 @@ struct WriteSessionOptions: Sendable, Equatable {
         // In key order, so that a call with several faults always gets the same answer.
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             switch key {
-            case "object", "language", "timeout":
+            case "object", "language", "timeout", "origin":
                 session[key] = value
             case "message":
                 let bytes = try Self.bytes(key, value, at: 1...WriteInput.maximumMessage)

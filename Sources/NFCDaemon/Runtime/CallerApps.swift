@@ -7,13 +7,18 @@ import Systemd
 enum CallerApps {
     /// nil: the caller could not be told (its process gone, its sandbox unreadable); the core
     /// refuses its calls.
-    static func identify(_ caller: String, bus: BusConnection, applications: ApplicationDirectories?) async -> CallerApp? {
+    /// `webHosts`: the executables of nfcscan's own web host (``Daemon/Configuration/webHosts``).
+    static func identify(_ caller: String, bus: BusConnection, applications: ApplicationDirectories?,
+                         webHosts: Set<String>) async -> CallerApp? {
         guard let identity = await CallerIdentification.identify(caller, bus: bus), let key = identity.key else { return nil }
         let entry = identity.desktopFileID.flatMap { id in applications.flatMap { desktopEntry(id, in: $0) } }
         var summary = "\(key), \(identity.sandbox == .flatpak ? "flatpak" : "unsandboxed"), pid \(identity.pid), uid \(identity.uid)"
         if !identity.problems.isEmpty { summary += " (\(identity.problems.joined(separator: "; ")))" }
+        let webHost = identity.sandbox == .none && identity.executable.map(webHosts.contains) == true
+        if webHost { summary += ", nfcscan's web host" }
         return CallerApp(key: key, appID: identity.appID, name: identity.displayName(entry: entry).text,
-                         icon: identity.icon(entry: entry) ?? "", sandboxed: identity.sandbox != .none, summary: summary)
+                         icon: identity.icon(entry: entry) ?? "", sandboxed: identity.sandbox != .none, summary: summary,
+                         mayNameSites: webHost)
     }
 
     /// The desktop entry `id` in the first application directory that has it (as the Desktop

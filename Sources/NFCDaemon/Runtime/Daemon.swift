@@ -52,14 +52,19 @@ public final class Daemon: Service, Sendable {
         /// The scan sheet's program (`nfcscan-sheet`), when there is a display to show it on; nil:
         /// no sheet (a kiosk), so nothing is asked (Docs/apps.md).
         public var sheetProgram: String?
+        /// The executables (absolute, symbolic links resolved) of nfcscan's web host, the one
+        /// caller trusted to say which web page its sessions are for (issue 22): the `nfcscan`
+        /// binary beside nfcscand (Docs/web-nfc.md says how far that trust goes).
+        public var webHosts: Set<String>
 
         public init(readers: ReaderDirectory = .standard(), wantedReader: String? = nil, linkOpener: String = "xdg-open",
                     language: ScanCopy.Language = .english, cameraDevices: String? = nil, rfkillDevice: String? = nil,
                     runtimeDirectory: String? = nil, ignoredConditions: Set<BackgroundPause> = [],
                     observers: [any DaemonObserver] = [], deadlines: EffectDeadlines = .init(),
                     applications: ApplicationDirectories? = nil, mimeApps: [(path: String, desktopSpecific: Bool)] = [],
-                    searchPath: String = "/usr/local/bin:/usr/bin:/bin", sheetProgram: String? = nil) {
+                    searchPath: String = "/usr/local/bin:/usr/bin:/bin", sheetProgram: String? = nil, webHosts: Set<String> = []) {
             self.sheetProgram = sheetProgram
+            self.webHosts = webHosts
             self.applications = applications
             self.mimeApps = mimeApps
             self.searchPath = searchPath

@@ -136,9 +136,9 @@ struct EffectRunner {
                 }
             }
         case .identify(let caller):
-            let bus = bus, sink = sink, applications = configuration.applications
+            let bus = bus, sink = sink, applications = configuration.applications, webHosts = configuration.webHosts
             group.addTask(counted: statistics) {
-                sink.yield(.identified(caller, await CallerApps.identify(caller, bus: bus, applications: applications)))
+                sink.yield(.identified(caller, await CallerApps.identify(caller, bus: bus, applications: applications, webHosts: webHosts)))
             }
         case .storeGrant(let app, let grant):
             let bus = bus, logger = logger, deadline = configuration.deadlines.notification
