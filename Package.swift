@@ -80,6 +80,9 @@ let package = Package(
         .target(name: "NFCBusAPI", dependencies: ["DBusValues", "NDEFReport", "NFCCopy"]),
         // What nfcscand's scan sheet shows and the lines its program and the daemon exchange; pure.
         .target(name: "ScanSheet"),
+        // Web NFC for browsers (issue 22): the native messaging framing, the extension's messages,
+        // records to NDEF and back, and what the web host decides for a page; pure.
+        .target(name: "WebNFC", dependencies: ["NDEF", "NDEFReport", "AppIdentity"]),
 
         // libsystemd as Swift sees it: D-Bus values and an sd-bus connection, sd_notify, the journal.
         .target(name: "Systemd", dependencies: [
@@ -115,11 +118,16 @@ let package = Package(
             "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCScanKit", "CommandLineIO", "DBusValues", "NFCBusAPI", "Systemd",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // nfcscan's web host (nfcscan-webnfc-host): one page's scans and writes as nfcscand sessions.
+        .target(name: "WebNFCHost", dependencies: [
+            "WebNFC", "NFCScanKit", "NFCObjects", "NFCCopy", "Systemd", "POSIXEvents",
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .target(name: "NFCSimCLI", dependencies: [
             "NDEF", "NFCTags", "NFCSim", "CommandLineIO",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "nfcscan", dependencies: ["NFCScanCLI", "NFCScanDaemonCLI", "NFCSimCLI"]),
+        .executableTarget(name: "nfcscan", dependencies: ["NFCScanCLI", "NFCScanDaemonCLI", "NFCSimCLI", "WebNFCHost"]),
         .executableTarget(name: "nfcscand", dependencies: ["NFCScanDaemonCLI"]),
         // The scan sheet's window, a process of its own that nfcscand starts and feeds views
         // (ScanSheet's lines on its stdin); not part of the nfcscan binary, which never links GTK.

@@ -3,7 +3,8 @@
 /// - ``spaced(_:uppercase:)``: `90 00`: traces of frames and APDUs (uppercase where the
 ///   specification prints them so: ATRs, ISO 7816 and PC/SC bytes);
 /// - ``digits(_:)``: `0040`, `1a2b3c4d`: a number with every digit of its width (USB IDs, checks);
-/// - ``code(_:)``: `0x0c`, `0x0040`: an unassigned code in a message.
+/// - ``code(_:)``: `0x0c`, `0x0040`: an unassigned code in a message;
+/// - ``colons(_:)``: `04:a1:b2`: Web NFC's `serialNumber`.
 public enum Hex {
     private static let lower = Array("0123456789abcdef".utf8)
     private static let upper = Array("0123456789ABCDEF".utf8)
@@ -14,6 +15,11 @@ public enum Hex {
     /// Each byte as two digits, a space between bytes.
     public static func spaced(_ bytes: some Collection<UInt8>, uppercase: Bool = false) -> String {
         text(bytes, separator: UInt8(ascii: " "), digits: uppercase ? upper : lower)
+    }
+
+    /// Each byte as two lowercase digits, a colon between bytes: Web NFC's serial number.
+    public static func colons(_ bytes: some Collection<UInt8>) -> String {
+        text(bytes, separator: UInt8(ascii: ":"), digits: lower)
     }
 
     /// Lowercase hex with all the digits of the type's width: 4 for a `UInt16`, 8 for a `UInt32`.

@@ -33,10 +33,14 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
 
         /// The language of the prompts and sentences; nil: the daemon's.
         public var language: ScanCopy.Language?
+        /// The web page the session is for (`https://example.com`): nfcscan's web host alone may
+        /// name one (nfcscand refuses it from anyone else).
+        public var origin: String?
 
         public init(object: String? = nil, multiple: Bool = false, alertMessage: String? = nil, timeout: Int? = nil,
-                    language: ScanCopy.Language? = nil) {
+                    language: ScanCopy.Language? = nil, origin: String? = nil) {
             self.language = language
+            self.origin = origin
             self.object = object
             self.multiple = multiple
             self.alertMessage = alertMessage
@@ -49,6 +53,7 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
             if let alertMessage { values["alert-message"] = .string(alertMessage) }
             if let timeout { values["timeout"] = .uint32(UInt32(clamping: timeout)) }
             if let language { values["language"] = .string(language.rawValue) }
+            if let origin { values["origin"] = .string(origin) }
             return .vardict(values)
         }
     }

@@ -32,9 +32,13 @@ public final class DaemonWriteSession: AsyncSequence, Sendable {
         public var timeout: Int?
         /// The language of the prompts and sentences; nil: the daemon's.
         public var language: ScanCopy.Language?
+        /// The web page the session is for: nfcscan's web host alone may name one.
+        public var origin: String?
 
-        public init(_ write: ObjectWrite, object: String? = nil, timeout: Int? = nil, language: ScanCopy.Language? = nil) {
+        public init(_ write: ObjectWrite, object: String? = nil, timeout: Int? = nil, language: ScanCopy.Language? = nil,
+                    origin: String? = nil) {
             self.write = write
+            self.origin = origin
             self.object = object
             self.timeout = timeout
             self.language = language
@@ -54,6 +58,7 @@ public final class DaemonWriteSession: AsyncSequence, Sendable {
             if let object { values["object"] = .string(object) }
             if let timeout { values["timeout"] = .uint32(UInt32(clamping: timeout)) }
             if let language { values["language"] = .string(language.rawValue) }
+            if let origin { values["origin"] = .string(origin) }
             return .vardict(values)
         }
     }
