@@ -177,6 +177,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .testTarget(name: "AppIdentityTests", dependencies: ["AppIdentity", "DesktopEntries"]),
+        .testTarget(name: "WebNFCTests", dependencies: ["WebNFC", "AppIdentity", "NDEF", "NDEFReport", "TestSupport"]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCCopy", "DesktopEntries"]),
         .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCCopy", "NFCObjects", "NFCScanKit", "TestSupport"]),
     ],
