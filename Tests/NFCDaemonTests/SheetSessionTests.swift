@@ -101,6 +101,45 @@ import Testing
         #expect(Self.views(again).last?.mark == .looking)
     }
 
+    // MARK: Web pages (issue 22)
+
+    static let site = try! ScanSessionOptions(["origin": .string("https://shop.example:8443")])
+
+    @Test func theWebHostsSessionsAreTheSitesAskedOnceAndKeptUnderTheOrigin() {
+        var rig = Rig(configuration: Self.desktop)
+        var host = Rig.app(for: ":1.10")
+        host.mayNameSites = true
+        rig.apps[":1.10"] = host
+        let (_, effects) = rig.request(.startSession(Self.site))
+        let question = Self.views(effects).last
+        #expect(question?.message == "Allow shop.example:8443 to use items you hold near the reader?")
+        #expect(question?.app == "shop.example:8443")
+        let allowed = rig.send(.sheet(session: 1, .pressed("allow")))
+        #expect(allowed.contains(.storeGrant(app: "https://shop.example:8443", .allowed)))
+        #expect(rig.core.grants["org.example.App110"] == nil, "the browser's host itself is not allowed anything")
+    }
+
+    @Test func onlyTheWebHostMayNameASiteAndADeniedSiteIsRefusedAtOnce() {
+        var rig = Rig(configuration: Self.desktop)
+        let (call, effects) = rig.request(.startSession(Self.site))
+        guard case .error(ScannerAPI.ErrorName.accessDenied, let message)? = Rig.answer(effects, call) else {
+            Issue.record("\(effects)")
+            return
+        }
+        #expect(message.contains("web host"))
+        var host = Rig.app(for: ":1.11")
+        host.mayNameSites = true
+        rig.apps[":1.11"] = host
+        rig.core.grants["https://shop.example:8443"] = .denied
+        let write = try! WriteSessionOptions(["uri": .string("https://example.com"), "origin": .string("https://shop.example:8443")])
+        let (refusedCall, refused) = rig.request(.startWrite(write), from: ":1.11")
+        guard case .error(ScannerAPI.ErrorName.accessDenied, _)? = Rig.answer(refused, refusedCall) else {
+            Issue.record("\(refused)")
+            return
+        }
+        #expect(throws: ScanSessionOptions.Refusal.self) { try ScanSessionOptions(["origin": .string("http://example.com")]) }
+    }
+
     @Test func dontAllowEndsTheSessionAndLaterCallsAreRefusedAtOnce() {
         var rig = Rig(configuration: Self.desktop)
         rig.apps[":1.10"] = Rig.app(for: ":1.10", sandboxed: true)
