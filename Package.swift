@@ -116,7 +116,7 @@ let package = Package(
         ]),
         .target(name: "NFCScanCLI", dependencies: [
             "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCScanKit", "CommandLineIO", "DBusValues", "NFCBusAPI", "Systemd",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "AppIdentity", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // nfcscan's web host (nfcscan-webnfc-host): one page's scans and writes as nfcscand sessions.
         .target(name: "WebNFCHost", dependencies: [

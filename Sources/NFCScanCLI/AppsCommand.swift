@@ -1,3 +1,4 @@
+import AppIdentity
 import ArgumentParser
 import CommandLineIO
 import DBusValues
@@ -25,9 +26,15 @@ struct AppsCommand: AsyncParsableCommand {
             Then the answers the person gave on nfcscand's sheet, as the desktop's permission store \
             keeps them (table nfcscan, id objects: the same grants `flatpak permission-show APP` \
             lists): `allowed: APP` or `not allowed: APP`, where APP is an app ID (or, for an app \
-            with none, its program's path). --allow APP and --deny APP set one; --revoke APP \
-            forgets it, so a sandboxed app is asked again (Docs/apps.md). These need only the \
-            permission store (xdg-permission-store), not nfcscand; it sees the change at once.
+            with none, its program's path), or a web site's origin (https://example.com: a page \
+            using Web NFC through nfcscan's browser extension, Docs/web-nfc.md). --allow APP and \
+            --deny APP set one; --revoke APP forgets it, so a sandboxed app or a site is asked \
+            again (Docs/apps.md). These need only the permission store (xdg-permission-store), \
+            not nfcscand; it sees the change at once.
+
+            Examples:
+              nfcscan apps --revoke https://example.com
+              nfcscan apps --deny org.example.Posters
 
             Exit status: 0; 69 when nfcscand is not running (or, for --allow, --deny and \
             --revoke, when there is no permission store).
@@ -37,7 +44,7 @@ struct AppsCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of lines.")
     var json = false
 
-    @Option(help: ArgumentHelp("Let this app use the reader without being asked (an app ID, or a program's path).", valueName: "app"))
+    @Option(help: ArgumentHelp("Let this app use the reader without being asked (an app ID, a program's path, or a site: https://example.com).", valueName: "app"))
     var allow: String?
 
     @Option(help: ArgumentHelp("Refuse this app at once, without asking.", valueName: "app"))
@@ -50,12 +57,22 @@ struct AppsCommand: AsyncParsableCommand {
         let given = [allow, deny, revoke].compactMap { $0 }
         guard given.count <= 1 else { throw ValidationError("give one of --allow, --deny and --revoke") }
         if let app = given.first, app.isEmpty || app.utf8.count > PermissionTable.maximumKeyLength || app.contains(where: \.isNewline) {
-            throw ValidationError("the app is an app ID (org.example.App) or a program's path, on one line")
+            throw ValidationError("the app is an app ID (org.example.App), a program's path or a site (https://example.com), on one line")
+        }
+        if let app = given.first, app.contains("://"), Self.site(app) == nil {
+            throw ValidationError("a site is its origin: https://example.com, or http://localhost:8080 (no path)")
         }
     }
 
+    /// A site as the person may type it (`https://Example.com/`) as the store keeps it (`https://example.com`).
+    static func site(_ text: String) -> String? {
+        var origin = text.lowercased()
+        if origin.hasSuffix("/") { origin.removeLast() }
+        return WebOrigin(origin)?.serialized
+    }
+
     func run() async throws {
-        if let app = allow ?? deny ?? revoke { return try await change(app) }
+        if let app = allow ?? deny ?? revoke { return try await change(app.contains("://") ? Self.site(app) ?? app : app) }
         let off = ScanCopy.catalog(for: .preferred()).backgroundServiceOff
         guard let bus = try? BusConnection.session() else {
             printError(off)
