@@ -38,6 +38,16 @@ FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
 # default, beside BINDIR; NFCSCAN_LOCALEDIR names another place when they run.
 LOCALEDIR ?= $(DATADIR)/locale
 INSTALL ?= install
+# Web NFC (issue 22): the browser extension's files, loadable unpacked, in $(DATADIR)/nfcscan;
+# its native messaging host, a link to the nfcscan binary in $(LIBEXECDIR)/nfcscan; and the
+# manifests that let each browser start the host, where the browsers look for system-wide ones
+# whatever the PREFIX (native-messaging/README.md).
+WEBNFC_HOST = nfcscan-webnfc-host
+EXTENSION_FILES = $(wildcard browser-extension/*.js browser-extension/*.json browser-extension/*.md)
+SYSCONFDIR ?= /etc
+CHROMIUMHOSTDIR ?= $(SYSCONFDIR)/chromium/native-messaging-hosts
+CHROMEHOSTDIR ?= $(SYSCONFDIR)/opt/chrome/native-messaging-hosts
+MOZILLAHOSTDIR ?= /usr/lib/mozilla/native-messaging-hosts
 # The binaries make install installs (the static ones for make deb).
 RELEASE_DIR ?= .build/release
 # The static Swift crash backtracer of the runtime nfcscand loads (see systemd/nfcscand.service):
@@ -184,7 +194,7 @@ package-test: deb
 bench: deps
 	bash Benchmarks/run.sh 5
 
-# Release binaries (and the scan sheet's program in LIBEXECDIR/nfcscan), man pages, the systemd user unit, D-Bus activation and the udev rule; then
+# Release binaries (and the scan sheet's program and the Web NFC host in LIBEXECDIR/nfcscan), man pages, the systemd user unit, D-Bus activation, the udev rule, the Web NFC extension and its hosts' manifests; then
 # `systemctl --user daemon-reload && systemctl --user enable --now nfcscand` (Docs/service.md).
 # Shell completions for bash, zsh and fish too. The binaries load the Swift runtime from the
 # toolchain they were built with (`make deb` makes a package that does not). As root, build
@@ -199,6 +209,14 @@ install: $(if $(NO_BUILD),,release) mo
 	done
 	$(INSTALL) -m 755 $(RELEASE_DIR)/$(MULTICALL) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 755 $(RELEASE_DIR)/$(SHEET) $(DESTDIR)$(LIBEXECDIR)/nfcscan/
+	ln -sfn $$(realpath -m --relative-to=$(LIBEXECDIR)/nfcscan $(BINDIR)/$(MULTICALL)) $(DESTDIR)$(LIBEXECDIR)/nfcscan/$(WEBNFC_HOST)
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/nfcscan/browser-extension $(DESTDIR)$(CHROMIUMHOSTDIR) $(DESTDIR)$(CHROMEHOSTDIR) $(DESTDIR)$(MOZILLAHOSTDIR)
+	$(INSTALL) -m 644 $(EXTENSION_FILES) $(DESTDIR)$(DATADIR)/nfcscan/browser-extension/
+	sed 's|@webnfc_host@|$(LIBEXECDIR)/nfcscan/$(WEBNFC_HOST)|' native-messaging/org.nfcscan.webnfc.chromium.json.in > $(GENERATED)/org.nfcscan.webnfc.chromium.json
+	sed 's|@webnfc_host@|$(LIBEXECDIR)/nfcscan/$(WEBNFC_HOST)|' native-messaging/org.nfcscan.webnfc.firefox.json.in > $(GENERATED)/org.nfcscan.webnfc.firefox.json
+	$(INSTALL) -m 644 $(GENERATED)/org.nfcscan.webnfc.chromium.json $(DESTDIR)$(CHROMIUMHOSTDIR)/org.nfcscan.webnfc.json
+	$(INSTALL) -m 644 $(GENERATED)/org.nfcscan.webnfc.chromium.json $(DESTDIR)$(CHROMEHOSTDIR)/org.nfcscan.webnfc.json
+	$(INSTALL) -m 644 $(GENERATED)/org.nfcscan.webnfc.firefox.json $(DESTDIR)$(MOZILLAHOSTDIR)/org.nfcscan.webnfc.json
 	set -e; for name in $(LINKED); do ln -sfn $(MULTICALL) $(DESTDIR)$(BINDIR)/$$name; ln -sfn $(abspath $(RELEASE_DIR)/$(MULTICALL)) $(GENERATED)/$$name; done
 	set -e; for m in $(MANPAGES); do \
 	  sed -e '1s/"nfcscan [^"]*"/"nfcscan $(VERSION)"/' Docs/man/$$m > $(GENERATED)/$$m; \
@@ -233,6 +251,10 @@ install: $(if $(NO_BUILD),,release) mo
 	@echo "  systemctl --user daemon-reload && systemctl --user enable --now nfcscand"
 
 uninstall:
+	rm -f $(DESTDIR)$(LIBEXECDIR)/nfcscan/$(WEBNFC_HOST) $(DESTDIR)$(CHROMIUMHOSTDIR)/org.nfcscan.webnfc.json \
+	  $(DESTDIR)$(CHROMEHOSTDIR)/org.nfcscan.webnfc.json $(DESTDIR)$(MOZILLAHOSTDIR)/org.nfcscan.webnfc.json
+	rm -rf $(DESTDIR)$(DATADIR)/nfcscan/browser-extension
+	rmdir $(DESTDIR)$(DATADIR)/nfcscan 2>/dev/null || true
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(EXECUTABLES)) $(DESTDIR)$(LIBEXECDIR)/nfcscan/$(SHEET) $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(MANPAGES)) \
 	  $(DESTDIR)$(SYSTEMDUSERUNITDIR)/nfcscand.service $(DESTDIR)$(DBUSSERVICEDIR)/org.nfcscan.Scanner1.service \
 	  $(DESTDIR)$(UDEVRULESDIR)/70-nfcscan-readers.rules \

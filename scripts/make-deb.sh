@@ -116,7 +116,7 @@ EOF
 
 # 4. Permissions as Debian expects them (the staging tree took the builder's umask).
 find "$root" -type d -exec chmod 755 {} +
-find "$root/usr" -type f -exec chmod 644 {} +
+find "$root/usr" "$root/etc" -type f -exec chmod 644 {} +
 chmod 755 "${binaries[@]/#/$root/usr/bin/}" "$root/$sheet"
 
 # 5. DEBIAN/: Depends from the libraries the binaries load (dpkg-shlibdeps reads the shlibs and
@@ -158,6 +158,10 @@ Description: read the contactless (NFC) chips on posters, badges, toys and label
  API. nfcsim presents virtual objects on simulated readers, for testing without
  hardware.
  .
+ Web pages written for Web NFC scan and write objects in Chromium and Firefox
+ through the browser extension in /usr/share/nfcscan/browser-extension and its
+ native messaging host; each site is asked once.
+ .
  In-app scans show a small window of nfcscand's own, the scan sheet; it needs
  GTK 4 and libadwaita, which are recommended, not required, so that the
  package installs on a machine without a desktop.
@@ -181,7 +185,11 @@ EOF
   chmod 755 "$root/DEBIAN/$script"
 done
 (cd "$root" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
+# The browsers' manifests for the Web NFC host under /etc are the administrator's to change.
+(cd "$root" && find etc -type f | LC_ALL=C sort | sed 's|^|/|') >"$root/DEBIAN/conffiles"
+[ -s "$root/DEBIAN/conffiles" ] || rm "$root/DEBIAN/conffiles"
 chmod 644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
+[ ! -f "$root/DEBIAN/conffiles" ] || chmod 644 "$root/DEBIAN/conffiles"
 
 # 6. Pack: owned by root, every time clamped to the commit's.
 find "$root" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
