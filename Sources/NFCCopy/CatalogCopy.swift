@@ -182,6 +182,7 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
         case .tooLarge: say(.tooLarge)
         case .readOnly: say(.readOnly)
         case .blank: say(.writeBlank)
+        case .notEmpty: say(.notEmpty)
         case .passwordRequired: say(.passwordRequired)
         case .wrongPassword: say(.wrongPassword)
         case .movedAwayTooSoon: say(.writeMovedAway)

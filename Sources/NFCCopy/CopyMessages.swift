@@ -160,6 +160,8 @@ extension CopyMessage {
     static let lockedDone = CopyMessage(.sentence, "writeEnded.done.lock", "Locked. You can take the {object} away.")
     static let tooLarge = CopyMessage(.sentence, "writeEnded.too-large", "That's too much for the {object} to hold.")
     static let readOnly = CopyMessage(.sentence, "writeEnded.read-only", "The {object} is locked and can't be changed.")
+    static let notEmpty = CopyMessage(.sentence, "writeEnded.not-empty", "The {object} already holds something. Nothing changed.",
+        note: "The app asked to save only to an empty object (Web NFC's overwrite: false).")
     static let writeBlank = CopyMessage(.sentence, "writeEnded.blank", "The {object} is blank and needs preparing first.")
     static let passwordRequired = CopyMessage(.sentence, "writeEnded.password-required", "The {object} is protected by a password.")
     static let wrongPassword = CopyMessage(.sentence, "writeEnded.wrong-password", "The {object} didn't accept the password.")
@@ -241,7 +243,7 @@ extension CopyMessage {
         ignoringAirplaneMode, ignoringLockedAfterRestart, ignoringScreenOff, ignoringOther, radioDisabled,
         brokerConnected, brokerDisconnected, brokerWaiting, brokerDropped,
         writePromptLink, writePromptText, writePromptInformation, writePromptErase, writePromptLock, writing, erasing,
-        locking, savedDone, erasedDone, lockedDone, tooLarge, readOnly, writeBlank, passwordRequired, wrongPassword,
+        locking, savedDone, erasedDone, lockedDone, tooLarge, readOnly, notEmpty, writeBlank, passwordRequired, wrongPassword,
         writeMovedAway, differentObject, didNotVerify, writeUnsupported, writeFailed, canceled, lockQuestion, holds,
         canBeChanged, cannotBeChanged, isBlank,
         askPermission, consentSaveLink, consentSaveText, consentSaveInformation, consentErase, consentLock, cannotBeUndone,

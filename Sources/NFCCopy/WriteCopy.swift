@@ -26,6 +26,8 @@ public enum WriteEnding: String, CaseIterable, Hashable, Sendable {
     case tooLarge = "too-large"
     case readOnly = "read-only"
     case blank
+    /// The object held a message and the app asked to save only to an empty one.
+    case notEmpty = "not-empty"
     case passwordRequired = "password-required"
     case wrongPassword = "wrong-password"
     case movedAwayTooSoon = "moved-away"

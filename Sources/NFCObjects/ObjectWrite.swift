@@ -15,8 +15,12 @@ public struct ObjectWrite: Sendable, Equatable {
     public var lock: Bool
     /// What the person asked for, as the prompts and endings name it.
     public var action: WriteAction
+    /// False: write only to an object that holds no message (blank, or an empty message); one
+    /// that holds records ends ``WriteEnding/notEmpty``, unchanged (Web NFC's `overwrite`).
+    public var overwrite: Bool
 
-    public init(message: [UInt8]?, options: WriteOptions = .init(), lock: Bool = false, action: WriteAction) {
+    public init(message: [UInt8]?, options: WriteOptions = .init(), lock: Bool = false, action: WriteAction, overwrite: Bool = true) {
+        self.overwrite = overwrite
         self.message = message
         self.options = options
         self.lock = lock

@@ -227,7 +227,8 @@ struct ObjectChange {
         case .movedAwayTooSoon, .failed, .canceled: ExitStatus.readFailed
         case .differentObject: ExitStatus.differentObject
         case .didNotVerify: ExitStatus.didNotVerify
-        case .unsupported: ExitStatus.cannotWrite
+        // nfcscan write always overwrites; a not-empty ending comes only from a session that asked not to.
+        case .unsupported, .notEmpty: ExitStatus.cannotWrite
         }
     }
 }

@@ -54,6 +54,7 @@ public final class DaemonWriteSession: AsyncSequence, Sendable {
             }
             if write.lock { values["lock"] = .boolean(true) }
             if write.options.formatIfBlank { values["format"] = .boolean(true) }
+            if !write.overwrite { values["overwrite"] = .boolean(false) }
             if let password = write.options.password { values["password"] = .array(elementSignature: "y", password.map(DBusValue.byte)) }
             if let object { values["object"] = .string(object) }
             if let timeout { values["timeout"] = .uint32(UInt32(clamping: timeout)) }

@@ -9,10 +9,11 @@ extension ObjectWrite {
     /// tells the driver so (``WriteOptions/lockAfter``): a lock the object or the link cannot do
     /// refuses before the first command that changes the object, which then reads back unchanged.
     public func run(on object: DetectedObject) async -> WriteResult {
-        let message = message, options = options, lock = lock
+        let message = message, options = options, lock = lock, overwrite = overwrite
         let result: WriteResult
         do throws(TagWriteError) {
             result = try await object.perform { driver throws(TagWriteError) -> WriteResult in
+                if !overwrite, let ending = try await Self.heldMessage(driver) { return WriteResult(ending: ending) }
                 var report = TagWriteReport(roundTrips: 0, changed: false)
                 if let message {
                     var writeOptions = options
@@ -36,5 +37,27 @@ extension ObjectWrite {
         }
         await object.release()
         return result
+    }
+
+    /// Whether the object already holds something, read first for a write that must not
+    /// overwrite: ``WriteEnding/notEmpty`` when it holds records (or bytes that are no message),
+    /// nil when it holds none (an empty message, only empty records) or is not formatted (the
+    /// write then formats it or ends blank as usual).
+    private static func heldMessage(_ driver: any TagDriver) async throws(TagWriteError) -> WriteEnding? {
+        do throws(TagReadError) {
+            switch try await driver.readNDEF().content {
+            case .empty: return nil
+            case .message(let held): return held.records.allSatisfy { $0.tnf == .empty } ? nil : .notEmpty
+            case .undecodable: return .notEmpty
+            }
+        } catch {
+            switch error {
+            // Not formatted for messages: nothing to keep.
+            case .capabilityContainer, .noNDEFApplication: return nil
+            // Anything else (the object left, its content unreadable) would leave unknown what
+            // the write replaces: it fails as a read does.
+            default: throw .link(error)
+            }
+        }
     }
 }

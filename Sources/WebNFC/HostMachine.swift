@@ -226,6 +226,7 @@ public struct HostMachine: Sendable {
         case "not-allowed": (.notAllowed, "the person did not allow this site to use the reader")
         case "user-canceled": (.abort, "the person canceled the change")
         case "read-only": (.notAllowed, "the object is read-only")
+        case "not-empty": (.notAllowed, "the object holds a message already, and overwrite is false")
         case "password-required", "wrong-password": (.notAllowed, "the object is protected by a password")
         case "too-large": (.notSupported, "the message does not fit the object")
         case "unsupported", "unavailable": (.notSupported, ending == "unavailable" ? "no reader is connected" : "this object or reader cannot do that")

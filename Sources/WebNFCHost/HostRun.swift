@@ -178,7 +178,8 @@ struct HostRun {
             let write: ObjectWrite
             switch change {
             // Web NFC formats a blank object that can hold a message, as Android does.
-            case .write(let message, _): write = ObjectWrite(message: message, options: .init(formatIfBlank: true), action: .save(.information))
+            case .write(let message, let overwrite):
+                write = ObjectWrite(message: message, options: .init(formatIfBlank: true), action: .save(.information), overwrite: overwrite)
             case .lock: write = ObjectWrite(message: nil, action: .lock)
             }
             let options = DaemonWriteSession.Options(write, timeout: 3600, language: language.flatMap(ScanCopy.Language.init(localeName:)),

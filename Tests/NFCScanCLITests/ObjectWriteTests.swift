@@ -44,6 +44,20 @@ import Testing
         #expect(try await Type2Tag.readNDEF(over: transport).ndefBytes == [])
     }
 
+    /// Web NFC's `overwrite: false`: an object holding records is left as it was, one holding
+    /// none is written.
+    @Test func aWriteThatMustNotOverwriteLeavesAFullObjectAlone() async throws {
+        let (object, transport) = try Self.object()
+        var write = ObjectWrite.link("https://example.com/new")
+        write.overwrite = false
+        let refused = await write.run(on: object)
+        #expect(refused.ending == .notEmpty && !refused.written)
+        #expect(await transport.commands.allSatisfy { $0.first != Type2Command.writeCode })
+        #expect(await ObjectWrite.erase().run(on: object).ending == .done)
+        #expect(await write.run(on: object).ending == .done)
+        #expect(try await Type2Tag.readNDEF(over: transport).message == NDEFMessage(URIRecord(uri: "https://example.com/new").record()))
+    }
+
     /// Locking comes only after the verified write, and `done` means locked too.
     @Test func aLockComesAfterTheVerifiedWrite() async throws {
         let (object, transport) = try Self.object()

@@ -11,7 +11,7 @@ struct WriteSessionOptions: Sendable, Equatable {
     var write: ObjectWrite
 
     static let passwordLength = 4
-    static let keys = "message, uri, text, text-language, erase, lock, format, password, object, language, timeout, origin"
+    static let keys = "message, uri, text, text-language, erase, lock, format, overwrite, password, object, language, timeout, origin"
 
     typealias Refusal = ScanSessionOptions.Refusal
 
@@ -19,6 +19,7 @@ struct WriteSessionOptions: Sendable, Equatable {
         var contents: [(key: String, write: ObjectWrite)] = []
         var options = WriteOptions()
         var lock = false
+        var overwrite = true
         var textLanguage = "en"
         var session: [String: DBusValue] = [:]
         var text: String?
@@ -49,6 +50,9 @@ struct WriteSessionOptions: Sendable, Equatable {
             case "format":
                 guard let flag = value.boolValue else { throw .badType(key, "a boolean (b)") }
                 options.formatIfBlank = flag
+            case "overwrite":
+                guard let flag = value.boolValue else { throw .badType(key, "a boolean (b)") }
+                overwrite = flag
             case "password":
                 options.password = try Self.bytes(key, value, at: Self.passwordLength...Self.passwordLength)
             default:
@@ -70,6 +74,7 @@ struct WriteSessionOptions: Sendable, Equatable {
         }
         write.options = options
         write.lock = lock
+        write.overwrite = overwrite
         self.write = write
         self.session = try ScanSessionOptions(session)
     }
