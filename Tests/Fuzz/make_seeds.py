@@ -770,6 +770,39 @@ def sheetwire_seeds():
     return s
 
 
+# webnfc: what the browser sends nfcscan's web host (framed JSON messages, a page's records) and
+# NDEF messages a page reads (WebNFC).
+
+def webnfc_seeds():
+    import struct
+
+    def framed(*messages):
+        out = b''
+        for message in messages:
+            body = json_text(message).encode()
+            out += struct.pack('<I', len(body)) + body
+        return out
+    hello = {'op': 'hello', 'origin': 'https://example.com', 'language': 'en-US'}
+    focus = {'op': 'focus', 'active': True, 'visible': True}
+    text = {'recordType': 'text', 'encoding': 'utf-8', 'lang': 'en', 'data': 'aGk='}
+    poster = {'recordType': 'smart-poster', 'records': [{'recordType': 'url', 'data': 'aHR0cHM6Ly9leGFtcGxlLmNvbQ=='},
+                                                        {'recordType': ':act', 'data': 'AA=='}]}
+    external = {'recordType': 'example.com:item', 'records': [{'recordType': ':id', 'data': 'ACo='}]}
+    s = {}
+    s['scan'] = framed(hello, focus, {'op': 'scan', 'id': 1}, {'op': 'cancel', 'id': 1})
+    s['write'] = framed(hello, focus, {'op': 'write', 'id': 2, 'records': [text, poster, external], 'overwrite': False})
+    s['lock'] = framed(hello, {'op': 'makeReadOnly', 'id': 3})
+    s['mime'] = framed(hello, {'op': 'write', 'id': 4, 'records': [{'recordType': 'mime', 'mediaType': 'application/json',
+                                                                   'data': 'e30='}, {'recordType': 'empty'}]})
+    s['bad-length'] = b'\xff\xff\xff\x7f{}'
+    s['no-hello'] = framed({'op': 'scan', 'id': 1})
+    s['bad-base64'] = framed(hello, {'op': 'write', 'id': 5, 'records': [{'recordType': 'unknown', 'data': '!!'}]})
+    s['url-message'] = bytes.fromhex('d1010c55036578616d706c652e636f6d')
+    inner = bytes([0x91, 1, 6]) + b'U' + b'\x04a.com' + bytes([0x51, 3, 1]) + b'act\x00'
+    s['smart-poster-message'] = bytes([0xd1, 2, len(inner)]) + b'Sp' + inner
+    return s
+
+
 def json_text(value):
     import json
     return json.dumps(value, separators=(',', ':'))
@@ -781,7 +814,7 @@ def main():
                'desktop': desktop_seeds(), 'dumps': dumps_seeds(), 'pn532frame': pn532frame_seeds(),
                'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds(), 'spool': spool_seeds(),
                'cgroup': cgroup_seeds(), 'flatpakinfo': flatpakinfo_seeds(),
-               'sheetwire': sheetwire_seeds()}
+               'sheetwire': sheetwire_seeds(), 'webnfc': webnfc_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

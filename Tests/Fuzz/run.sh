@@ -10,7 +10,8 @@
 #            (desktop entries and Exec lines), dumps (nfcsim's dump files), pn532frame, vpcdmessage
 #            (what the simulators' hosts send), cgroup, flatpakinfo (what a D-Bus caller's process
 #            says of it: /proc/PID/cgroup, /.flatpak-info), sheetwire (the lines nfcscand and its
-#            sheet's program exchange) (default: all of them)
+#            sheet's program exchange), webnfc (what nfcscan's web host reads from the browser, and
+#            makes of an object's message for a page) (default: all of them)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_JOBS (targets run at a time; default: the number of processors),
 #   FUZZ_ARGS (extra libFuzzer arguments, e.g. "-dict=...").
@@ -36,7 +37,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage cgroup flatpakinfo sheetwire)
+all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage cgroup flatpakinfo sheetwire webnfc)
 # The modules each target links (its imports and everything below them, as in Package.swift).
 modules_of() {
   case "$1" in
@@ -45,6 +46,7 @@ modules_of() {
     desktop) echo NDEF DesktopEntries ;;
     cgroup|flatpakinfo) echo NDEF DesktopEntries AppIdentity ;;
     sheetwire) echo NDEF ScanSheet ;;
+    webnfc) echo NDEF NDEFReport DesktopEntries AppIdentity WebNFC ;;
     *) echo all ;;   # the daemon's and the simulators': everything built
   esac
 }
@@ -100,12 +102,12 @@ mapfile -t support_sources < <(find "$here/support" -name '*.swift' | LC_ALL=C s
 
 cd "$root"
 # One SwiftPM build for every target: NFCDaemon's closure holds the codec, the tag protocols and
-# desktop entries; NFCSim adds only itself. One -sanitize flag: with two (what
+# desktop entries; NFCSim and WebNFC add only themselves. One -sanitize flag: with two (what
 # `swift build --sanitize=fuzzer --sanitize=address` passes) the last one wins, and the code would
 # have no coverage instrumentation to guide the fuzzer.
 spm="$build/spm"
 echo "fuzz: building NFCDaemon, NFCSim and their dependencies (SwiftPM, release, -enable-testing)"
-for module in NFCDaemon NFCSim; do
+for module in NFCDaemon NFCSim WebNFC; do
   if ! "$swift" build --package-path "$root" --scratch-path "$spm" -c release -Xswiftc -sanitize=fuzzer,address \
       -Xswiftc -enable-testing --target "$module" >"$build/spm.log" 2>&1; then
     grep -v '^\[[0-9]*/[0-9]*\] ' "$build/spm.log" | quiet | tail -n 40 >&2
