@@ -42,42 +42,7 @@ scenario_sheet() {
   sheet_sandboxed
 }
 
-ATSPI=("$PY" "$SUPPORT/sheet_atspi.py")
-
-sheet_begin() { # NAME [RIG OPTIONS...]
-  begin "$@" --a11y
-  # The sheet is GTK's: its settings without dconf, its own words (the close button's) in English.
-  export SHEET=auto GSETTINGS_BACKEND=memory LC_ALL=C.UTF-8
-  # GTK's schemas and icon themes, as on a desktop (the scenario's own applications come first).
-  export XDG_DATA_DIRS=$XDG_DATA_DIRS:/usr/share
-  SHOTS=()
-}
-sheet_finish() {
-  local shot
-  for shot in "${SHOTS[@]}"; do
-    # shellcheck disable=SC2154 # lib.sh's
-    if [ "$scenario_failed" -ne 0 ]; then say "screenshot $shot (kept)"; else say "screenshot $shot (removed with the scenario's directory on a pass)"; fi
-  done
-  unset SHEET GSETTINGS_BACKEND LC_ALL
-  finish
-}
-
-# The daemon's sheet processes (its children, so no other scenario's or engineer's).
-sheet_pids() { pgrep -P "$DAEMON_PID" -x "${SHEET_COMM:-nfcscan-sheet}" || true; }
-no_sheet() { [ -z "$(sheet_pids)" ]; }
-ended_process() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1")" = Z ]; }   # gone, or a zombie not yet reaped
-has() { "${ATSPI[@]}" has "$@" 2>/dev/null; }
-has_part() { "${ATSPI[@]}" has-part "$@" 2>/dev/null; }
-press() { "${ATSPI[@]}" press "$1" 2>>"$DIR/atspi.log"; }
-screenshot() { # NAME: a PNG of the screen, not empty, its path printed
-  local file=$DIR/$1.png
-  bash "$RIG" screenshot "$DIR" "$file" && [ -s "$file" ] &&
-    [ "$(head -c 8 "$file" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || return 1
-  SHOTS+=("$file")
-  if [ -n "${NFCSCAN_E2E_SCREENSHOTS:-}" ]; then
-    mkdir -p "$NFCSCAN_E2E_SCREENSHOTS" && cp "$file" "$NFCSCAN_E2E_SCREENSHOTS/" && say "screenshot copied to $NFCSCAN_E2E_SCREENSHOTS/$1.png"
-  fi
-}
+# sheet_begin, sheet_finish, has, press, screenshot and the rest: lib.sh ("nfcscand's sheet").
 # The host's commands to the object (InDataExchange 0x40, InCommunicateThru 0x42) in nfcsim's
 # trace so far, but libnfc's presence check (READ page 0: d4 40 01 30 00), which background
 # reading sends every moment while an object it reported stays near; polling for an object
