@@ -172,7 +172,7 @@ public enum WebRecordMapping {
                 let languageLength = Int(header & 0x3F)
                 guard payload.count > languageLength else { return nil }
                 return WebRecord(recordType: "text", id: id, encoding: header & 0x80 == 0 ? "utf-8" : "utf-16be",
-                                 lang: String(decoding: payload[1...languageLength], as: UTF8.self),
+                                 lang: String(decoding: payload[1..<(1 + languageLength)], as: UTF8.self),
                                  data: Array(payload[(1 + languageLength)...]))
             case "U":
                 guard let code = payload.first else { return WebRecord(recordType: "url", id: id) }

@@ -20,6 +20,12 @@ import TestSupport
         }
     }
 
+    /// Found by the fuzzer: a text record whose language is empty.
+    @Test func aTextRecordWithoutALanguageReads() throws {
+        #expect(try read(hex("d1 01 02 54 00 68")) == [WebRecord(recordType: "text", encoding: "utf-8", lang: "", data: [0x68])])
+        #expect(try read(hex("d1 01 01 54 05")) == [], "a language longer than the payload is no text record")
+    }
+
     @Test func textReadsBackAsThePageWroteIt() throws {
         let records = try read(hex("d1 01 05 54 82 66 72 00 68"))
         #expect(records == [WebRecord(recordType: "text", encoding: "utf-16be", lang: "fr", data: [0x00, 0x68])])

@@ -11,6 +11,7 @@
 // - as an NDEF message: its records for a page, as a reading, fit the browsers' 1 MiB bound for
 //   a host's message (a larger one becomes a readingerror).
 import NDEF
+import AppIdentity
 import WebNFC
 
 @_cdecl("LLVMFuzzerTestOneInput")
