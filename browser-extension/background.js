@@ -110,7 +110,7 @@ api.runtime.onConnect.addListener((port) => {
       return;
     }
     if (!RELAYED_OPS.has(message.op)) return;
-    if (message.op === "focus") focus = { op: "focus", active: message.active === true };
+    if (message.op === "focus") focus = { op: "focus", active: message.active === true, visible: message.visible === true };
     if (message.op === "cancel") pending.delete(message.id);
     if (ANSWERED_OPS.has(message.op)) {
       pending.add(message.id);

@@ -96,15 +96,18 @@
     toPage({ id, event: "error", name: "NotSupportedError", message });
   }
 
+  // The host needs both: a page starts only while visible and focused (active), and keeps
+  // receiving while visible, since nfcscand's own sheet takes the focus when it appears.
   function focusNow() {
-    return document.visibilityState === "visible" && document.hasFocus();
+    const visible = document.visibilityState === "visible";
+    return { active: visible && document.hasFocus(), visible };
   }
 
   function sendFocus() {
     const now = focusNow();
-    if (port === null || now === active) return;
+    if (port === null || (active !== null && now.active === active.active && now.visible === active.visible)) return;
     active = now;
-    post({ op: "focus", active: now });
+    post({ op: "focus", active: now.active, visible: now.visible });
   }
 
   function pollFocus() {

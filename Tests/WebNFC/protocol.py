@@ -29,7 +29,7 @@ def host_cases(messages, origin):
     return [
         ("host: hello first, with the origin the browser gave", hello.get("op") == "hello" and hello.get("origin") == origin and isinstance(hello.get("language"), str), hello),
         ("host: hello only once", ops.count("hello") == 1, ops),
-        ("host: focus reported as active", {"op": "focus", "active": True} in messages, [m for m in messages if m.get("op") == "focus"]),
+        ("host: focus reported as active and visible", {"op": "focus", "active": True, "visible": True} in messages, [m for m in messages if m.get("op") == "focus"]),
         ("host: one scan per run of activated readers, each cancelled once", len(scans) == 2 and cancels == scans, (scans, cancels)),
         ("host: writes as RECORDs, overwrite true by default",
          len(writes) == 3 and writes[0]["records"] == [{"recordType": "text", "mediaType": None, "id": None, "encoding": "utf-8", "lang": "en", "data": "ZmluZQ==", "records": None}]
