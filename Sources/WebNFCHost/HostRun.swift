@@ -180,7 +180,7 @@ struct HostRun {
             // Web NFC formats a blank object that can hold a message, as Android does.
             case .write(let message, let overwrite):
                 write = ObjectWrite(message: message, options: .init(formatIfBlank: true), action: .save(.information), overwrite: overwrite)
-            case .lock: write = ObjectWrite(message: nil, action: .lock)
+            case .lock: write = ObjectWrite(message: nil, lock: true, action: .lock)
             }
             let options = DaemonWriteSession.Options(write, timeout: 3600, language: language.flatMap(ScanCopy.Language.init(localeName:)),
                                                      origin: origin.serialized)

@@ -159,7 +159,10 @@ class Browser:
         options.binary_location = CHROMIUM
         for flag in chromium_flags(self.extension_dir, self.user_data_dir, self.loopback_names):
             options.add_argument(flag)
-        self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+        # NFCSCAN_TEST_CHROMEDRIVER_LOG=FILE: chromedriver's verbose log, with Chromium's own output.
+        log = os.environ.get("NFCSCAN_TEST_CHROMEDRIVER_LOG")
+        service = Service(CHROMEDRIVER, log_path=log, service_args=["--verbose"]) if log else Service(CHROMEDRIVER)
+        self.driver = webdriver.Chrome(service=service, options=options)
         self.driver.set_script_timeout(self.timeout)
         self.check_extension_loaded()
         return self

@@ -23,16 +23,17 @@ scenario_webnfc() {
   "$PY" -c 'import selenium, pyatspi' 2>/dev/null || missing+=" python3-selenium and python3-pyatspi"
   if [ -n "$missing" ]; then bad "what the Web NFC scenario needs (scripts/install-deps.sh):$missing"; return; fi
 
-  sheet_begin webnfc
+  sheet_begin webnfc --permission-store
   local tag=$DIR/badge.bin
   local present="'$NFCSIM' vpcd --reader acr122u --type ntag213"
-  # Each presentation waits for its gate; the object stays for --for seconds, then leaves.
+  # Each presentation waits for its gate; the object stays for --for seconds, then leaves (the
+# last two say when: gone-5, gone-6).
   private_pcscd "$(gate 1) && $present --uri https://example.com/poster --uid 04a1b2c3d4e5f6 --save '$tag' --for 3 &&
     $(gate 2) && $present --dump '$tag' --save '$tag' --for 5 &&
     $(gate 3) && $present --dump '$tag' --save '$tag' --for 3 &&
     $(gate 4) && $present --dump '$tag' --save '$tag' --for 5 &&
-    $(gate 5) && $present --dump '$tag' --save '$tag' --for 5 &&
-    $(gate 6) && $present --dump '$tag' --for 3"
+    $(gate 5) && $present --dump '$tag' --save '$tag' --for 5 && : >'$DIR/gone-5' &&
+    $(gate 6) && $present --dump '$tag' --for 2 && : >'$DIR/gone-6'"
   pcsc_nfcscand
   local line
   while IFS= read -r line; do
@@ -41,7 +42,7 @@ scenario_webnfc() {
       "FAIL "*) bad "${line#FAIL }" ;;
       *) echo "$line" >>"$DIR/webnfc-driver.log" ;;
     esac
-  done < <(PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false \
+  done < <(PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false NFCSCAN_TEST_CHROMEDRIVER_LOG="$DIR/chromedriver.log" \
     "$PY" "$ROOT/Tests/WebNFC/webnfc_e2e.py" --dir "$DIR" --build "$BUILD" --extension "$ROOT/browser-extension" \
       --support "$SUPPORT" 2>&1)
   check "the driver ran its checks" test "$(grep -c . "$DIR/webnfc-driver.log" 2>/dev/null || echo 0)" = 0
