@@ -77,7 +77,7 @@ LINGUAS := $(shell sed -e 's/\#.*//' po/LINGUAS)
 LOCALE_BUILD = .build/share/locale
 MO_FILES = $(patsubst %,$(LOCALE_BUILD)/%/LC_MESSAGES/nfcscan.mo,$(LINGUAS))
 
-.PHONY: check-modules all deps build release static-release deb demo demo-steps test test-steps unit check-units check-dumps daemon-test reliability-test oracle fuzz network-test package-test sheet-test bench install uninstall clean mo pot pot-check
+.PHONY: webnfc-test check-modules all deps build release static-release deb demo demo-steps test test-steps unit check-units check-dumps daemon-test reliability-test oracle fuzz network-test package-test sheet-test bench install uninstall clean mo pot pot-check
 
 all: build
 
@@ -126,7 +126,7 @@ demo-steps: deps release
 # differential test, the fuzzers, and the private pcscd kept off the network; under
 # scripts/check-listeners.sh, as the demo.
 # Each stage's time is printed in a table at the end (scripts/stages.sh; Docs/performance.md).
-TEST_STAGES = deps check-modules unit check-units sheet-test daemon-test reliability-test oracle fuzz network-test package-test
+TEST_STAGES = deps check-modules unit check-units sheet-test webnfc-test daemon-test reliability-test oracle fuzz network-test package-test
 test:
 	bash scripts/check-listeners.sh -- $(MAKE) --no-print-directory test-steps
 test-steps:
@@ -164,6 +164,13 @@ reliability-test: build
 sheet-test:
 	$(SWIFT) build --product $(SHEET)
 	bash Tests/Sheet/sheet-test.sh .build/debug/$(SHEET)
+
+# The Web NFC extension in headless Chromium and Firefox (Tests/WebNFC): the specification's record
+# conversions and refusals case by case, and its messages with a scripted native host. The whole
+# chain, with nfcscand and a reader, is the webnfc scenario of daemon-test.
+webnfc-test:
+	/usr/bin/python3 Tests/WebNFC/conversions.py
+	/usr/bin/python3 Tests/WebNFC/protocol.py
 
 oracle: build
 	bash Tests/Oracle/run.sh .build/debug/nfcscan

@@ -20,6 +20,10 @@
 # tests and the demo start their own on a private bus, its database in their own directory:
 # desktop-rig.sh --permission-store); bubblewrap lays out a Flatpak app's sandbox for the tests
 # (Tests/Support/flatpak_sandbox.sh) without installing Flatpak.
+# Web NFC's tests (make webnfc-test, the webnfc e2e scenario) run the extension in real browsers:
+# chromium with chromium-driver and python3-selenium, and firefox-esr over its own Marionette
+# protocol (Tests/Support/browser.py; no geckodriver). Both run headless, with every name but
+# loopback resolving to nothing and their own background traffic off.
 #
 # The vpcd driver (Debian's vsmartcard-vpcd) is not installed: the package's
 # /etc/reader.conf.d/vpcd makes the system pcscd listen on 0.0.0.0:35963 and 35964, so anyone on
@@ -47,6 +51,7 @@ APT_PACKAGES=(
   dpkg-dev debootstrap lintian binutils bash-completion tmux
   libgtk-4-dev libadwaita-1-dev at-spi2-core python3-pyatspi gir1.2-atspi-2.0 imagemagick fonts-wqy-microhei
   xdg-desktop-portal bubblewrap
+  chromium chromium-driver python3-selenium firefox-esr
 )
 PIP_PACKAGES=(ndeflib:ndef)   # distribution:module (ndeflib installs the module ndef)
 VPCD_PACKAGE=vsmartcard-vpcd

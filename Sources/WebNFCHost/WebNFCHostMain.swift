@@ -12,8 +12,8 @@ public enum WebNFCHostMain {
         if isatty(STDIN_FILENO) == 1 || CommandLine.arguments.contains("--help") {
             log("""
                 nfcscan-webnfc-host is started by the nfcscan Web NFC browser extension, not by people: it carries \
-                a web page's scans and writes to nfcscand. See Docs/web-nfc.md (install the extension, then open a \
-                page that uses Web NFC).
+                a web page's scans and writes to nfcscand. Load the extension from \(extensionDirectory) (its \
+                README.md says how), then open a page that uses Web NFC.
                 """)
             exit(isatty(STDIN_FILENO) == 1 ? 64 : 0)
         }
@@ -26,6 +26,15 @@ public enum WebNFCHostMain {
             exit(69)
         }
         exit(await HostRun(bus: bus, log: log).run())
+    }
+
+    /// Where make install and the package put the extension, relative to the host's own place
+    /// (`$(LIBEXECDIR)/nfcscan` → `$(DATADIR)/nfcscan/browser-extension`).
+    static var extensionDirectory: String {
+        let path = CommandLine.arguments.first ?? ""
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        guard directory.hasSuffix("/libexec/nfcscan") else { return directory + "/../../share/nfcscan/browser-extension" }
+        return directory.dropLast("/libexec/nfcscan".count) + "/share/nfcscan/browser-extension"
     }
 
     @Sendable static func log(_ line: String) {
