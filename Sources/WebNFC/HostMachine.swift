@@ -210,29 +210,32 @@ public struct HostMachine: Sendable {
 
     /// Why a scan stopped, for the page (scan sessions' reasons in Docs/dbus-api.md).
     static func scanEnding(_ reason: String) -> (PageErrorName, String) {
-        switch reason {
-        case "not-allowed": (.notAllowed, "the person did not allow this site to use the reader")
-        case "user-canceled": (.abort, "the person ended the scan")
-        case "unavailable": (.notSupported, "no reader is connected")
-        case "radio-disabled": (.notReadable, "airplane mode is on")
-        case "terminated": (.notReadable, "nfcscand stopped")
-        default: (.notReadable, "the scan ended: \(reason.prefix(64))")
-        }
+        if let common = ending(reason) { return common }
+        return reason == "user-canceled" ? (.abort, "the person ended the scan") : (.notReadable, "the scan ended: \(reason.prefix(64))")
     }
 
     /// A write's ending (Docs/dbus-api.md) as the page's error.
     static func writeEnding(_ ending: String) -> (PageErrorName, String) {
+        if let common = Self.ending(ending) { return common }
         switch ending {
+        case "user-canceled": return (.abort, "the person canceled the change")
+        case "read-only": return (.notAllowed, "the object is read-only")
+        case "not-empty": return (.notAllowed, "the object holds a message already, and overwrite is false")
+        case "password-required", "wrong-password": return (.notAllowed, "the object is protected by a password")
+        case "too-large": return (.notSupported, "the message does not fit the object")
+        case "unsupported": return (.notSupported, "this object or reader cannot do that")
+        default: return (.network, "the change failed (\(ending.prefix(64))): the object may have moved away; try again")
+        }
+    }
+
+    /// The endings scan and write sessions share.
+    private static func ending(_ code: String) -> (PageErrorName, String)? {
+        switch code {
         case "not-allowed": (.notAllowed, "the person did not allow this site to use the reader")
-        case "user-canceled": (.abort, "the person canceled the change")
-        case "read-only": (.notAllowed, "the object is read-only")
-        case "not-empty": (.notAllowed, "the object holds a message already, and overwrite is false")
-        case "password-required", "wrong-password": (.notAllowed, "the object is protected by a password")
-        case "too-large": (.notSupported, "the message does not fit the object")
-        case "unsupported", "unavailable": (.notSupported, ending == "unavailable" ? "no reader is connected" : "this object or reader cannot do that")
+        case "unavailable": (.notSupported, "no reader is connected")
         case "radio-disabled": (.notReadable, "airplane mode is on")
         case "terminated": (.notReadable, "nfcscand stopped")
-        default: (.network, "the change failed (\(ending.prefix(64))): the object may have moved away; try again")
+        default: nil
         }
     }
 

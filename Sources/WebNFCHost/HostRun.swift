@@ -99,6 +99,17 @@ struct HostRun {
         }
     }
 
+    /// A session `start` started, or nil when nfcscand refused it (told to the machine as `session`'s refusal).
+    static func started<Session>(_ session: Int, _ sink: AsyncStream<Event>.Continuation,
+                                 _ start: () async throws(BusError) -> Session) async -> Session? {
+        do throws(BusError) {
+            return try await start()
+        } catch {
+            sink.yield(.machine(.sessionRefused(session: session, error: errorName(error))))
+            return nil
+        }
+    }
+
     static func errorName(_ error: BusError) -> String {
         if case .remote(let name, _) = error { return name }
         return "\(error)"
@@ -147,13 +158,8 @@ struct HostRun {
                                                     origin: origin.serialized)
             let bus = bus
             group.addTask {
-                let started: DaemonScanSession
-                do throws(BusError) {
-                    started = try await DaemonScanSession.start(options, on: bus)
-                } catch {
-                    sink.yield(.machine(.sessionRefused(session: session, error: Self.errorName(error))))
-                    return
-                }
+                guard let started = await Self.started(session, sink, { () throws(BusError) in try await DaemonScanSession.start(options, on: bus) })
+                else { return }
                 sink.yield(.scanSession(session, started))
                 var reading = false
                 for await event in started {
@@ -186,13 +192,8 @@ struct HostRun {
                                                      origin: origin.serialized)
             let bus = bus
             group.addTask {
-                let started: DaemonWriteSession
-                do throws(BusError) {
-                    started = try await DaemonWriteSession.start(options, on: bus)
-                } catch {
-                    sink.yield(.machine(.sessionRefused(session: session, error: Self.errorName(error))))
-                    return
-                }
+                guard let started = await Self.started(session, sink, { () throws(BusError) in try await DaemonWriteSession.start(options, on: bus) })
+                else { return }
                 sink.yield(.changeSession(session, started))
                 for await event in started {
                     if case .ended(let ending) = event { sink.yield(.machine(.changeEnded(session: session, ending: ending.code))) }

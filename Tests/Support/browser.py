@@ -19,6 +19,7 @@ host for it alone (install_native_host): Chromium on Linux reads user-level host
 Firefox runs with HOME set to a directory of the temp dir. Nothing leaves the machine: host names
 other than loopback resolve to nothing (Chromium) or go to a proxy that is not there (Firefox),
 and the browsers' own background traffic is switched off."""
+import argparse
 import functools
 import http.server
 import json
@@ -122,7 +123,17 @@ def chromium_flags(extension_dir, user_data_dir, loopback_names=()):
     ]
 
 
-class Browser:
+class _Started:
+    """Either browser as a context manager: started on entry, quit on exit."""
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.quit()
+
+
+class Browser(_Started):
     """Headless Chromium driven by chromedriver, with the unpacked extension at
     `extension_dir` and a profile of its own under `temp_dir`.
 
@@ -210,11 +221,6 @@ class Browser:
             self.driver.quit()
             self.driver = None
 
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.quit()
 
 
 def wait_until(condition, timeout=10, message="", interval=0.05):
@@ -295,7 +301,7 @@ def firefox_prefs(loopback_names=()):
     return "".join(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in prefs.items())
 
 
-class FirefoxBrowser:
+class FirefoxBrowser(_Started):
     """Headless firefox-esr with the extension at `extension_dir` installed as a temporary
     add-on (as about:debugging does), a profile and a HOME of its own under `temp_dir`. Same
     methods as Browser; scripts run as Marionette's WebDriver:ExecuteScript bodies."""
@@ -388,11 +394,6 @@ class FirefoxBrowser:
                 self._process.wait()
             self._process = None
 
-    def __enter__(self):
-        return self.start()
-
-    def __exit__(self, *exc):
-        self.quit()
 
 
 def _read_port(path):
@@ -404,3 +405,26 @@ def _read_port(path):
 
 
 BROWSERS = {"chromium": Browser, "firefox": FirefoxBrowser}
+
+
+def run_in_browsers(description, pages_dir, run):
+    """The command line of the browser test scripts: --browser chromium|firefox|all (default all).
+    run(browser_class, server) returns one browser's (case, ok, why) rows, server serving
+    pages_dir; each row is printed, then a summary. Returns the exit status (1: a case failed)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--browser", choices=[*BROWSERS, "all"], default="all")
+    choice = parser.parse_args().browser
+    names = list(BROWSERS) if choice == "all" else [choice]
+    started = time.monotonic()
+    failed = total = 0
+    with StaticServer(pages_dir) as server:
+        for name in names:
+            for case, ok, why in run(BROWSERS[name], server):
+                total += 1
+                if ok:
+                    print(f"ok    {name:8}  {case}")
+                else:
+                    failed += 1
+                    print(f"FAIL  {name:8}  {case}: {why}")
+    print(f"{total - failed} passed, {failed} failed, {total} cases ({', '.join(names)}) in {time.monotonic() - started:.1f} s")
+    return 1 if failed else 0

@@ -5,16 +5,14 @@ that the API is absent where the page is not a secure context. Prints one line p
 summary; exits 1 when a case failed. Run with Debian's /usr/bin/python3 (python3-selenium).
 
     conversions.py [--browser chromium|firefox|all]"""
-import argparse
 import os
 import sys
 import tempfile
-import time
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Support"))
-from browser import BROWSERS, StaticServer  # noqa: E402
+from browser import run_in_browsers  # noqa: E402
 
 EXTENSION = os.path.join(HERE, "..", "..", "browser-extension")
 # A name for 127.0.0.1 that is not loopback by name, so pages under it are not secure contexts.
@@ -43,27 +41,11 @@ def run(browser_class, server):
         with browser_class(EXTENSION, temp, loopback_names=[INSECURE_HOST]) as browser:
             browser.open(server.url("conversions.html"))
             results = browser.wait_for("return window.done && window.results", timeout=25, message="conversions.html did not finish")
-            return results + insecure_cases(browser, server)
+            return [(r["name"], r["ok"], r.get("why", "")) for r in results + insecure_cases(browser, server)]
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--browser", choices=[*BROWSERS, "all"], default="all")
-    choice = parser.parse_args().browser
-    names = list(BROWSERS) if choice == "all" else [choice]
-    started = time.monotonic()
-    failed = total = 0
-    with StaticServer(HERE) as server:
-        for name in names:
-            for r in run(BROWSERS[name], server):
-                total += 1
-                if r["ok"]:
-                    print(f"ok    {name:8}  {r['name']}")
-                else:
-                    failed += 1
-                    print(f"FAIL  {name:8}  {r['name']}: {r.get('why', '')}")
-    print(f"{total - failed} passed, {failed} failed, {total} cases ({', '.join(names)}) in {time.monotonic() - started:.1f} s")
-    return 1 if failed else 0
+    return run_in_browsers(__doc__.splitlines()[0], HERE, run)
 
 
 if __name__ == "__main__":

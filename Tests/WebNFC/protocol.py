@@ -6,16 +6,14 @@ page's readers and cancelled once, writes as PROTOCOL.md's RECORDs. Prints one l
 a summary; exits 1 when a case failed. Run with Debian's /usr/bin/python3 (python3-selenium).
 
     protocol.py [--browser chromium|firefox|all]"""
-import argparse
 import json
 import os
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Support"))
-from browser import BROWSERS, StaticServer, wait_until  # noqa: E402
+from browser import run_in_browsers, wait_until  # noqa: E402
 
 EXTENSION = os.path.join(HERE, "..", "..", "browser-extension")
 
@@ -67,23 +65,7 @@ def run(browser_class, server):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--browser", choices=[*BROWSERS, "all"], default="all")
-    choice = parser.parse_args().browser
-    names = list(BROWSERS) if choice == "all" else [choice]
-    started = time.monotonic()
-    failed = total = 0
-    with StaticServer(HERE) as server:
-        for name in names:
-            for case, ok, why in run(BROWSERS[name], server):
-                total += 1
-                if ok:
-                    print(f"ok    {name:8}  {case}")
-                else:
-                    failed += 1
-                    print(f"FAIL  {name:8}  {case}: {why}")
-    print(f"{total - failed} passed, {failed} failed, {total} cases ({', '.join(names)}) in {time.monotonic() - started:.1f} s")
-    return 1 if failed else 0
+    return run_in_browsers(__doc__.splitlines()[0], HERE, run)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,11 @@ Chromium with the unpacked extension and nfcscan's native host, a page on loopba
 the scenario's private bus with its sheet on the rig's display, and objects a private pcscd's
 vpcd reader presents one at a time, each when the scenario's gate N is opened (DIR/gate-N).
 
-    webnfc_e2e.py --dir DIR --build BUILD --extension DIR --support DIR
+    webnfc_e2e.py --dir DIR --build BUILD --extension DIR --support DIR [--browser firefox]
+
+Chromium (the default) goes through every step below. Firefox goes through those that show its
+native messaging and origins work the same (1 to 3, and 6): the lock and the hidden tab are the
+host's and nfcscand's, the same whichever browser started the host.
 
 Prints one line per check, "ok WHAT" or "FAIL WHAT", for the scenario to count; exits 0 unless
 it could not run at all. Every wait is on a condition, with a bound that only a failure reaches.
@@ -21,9 +25,10 @@ parser.add_argument("--dir", required=True)
 parser.add_argument("--build", required=True)
 parser.add_argument("--extension", required=True)
 parser.add_argument("--support", required=True)
+parser.add_argument("--browser", choices=["chromium", "firefox"], default="chromium")
 args = parser.parse_args()
 sys.path.insert(0, args.support)
-from browser import Browser, StaticServer  # noqa: E402
+from browser import Browser, FirefoxBrowser, StaticServer  # noqa: E402
 
 PAGES = os.path.dirname(os.path.abspath(__file__))
 NFCSCAN = os.path.join(args.build, "nfcscan")
@@ -79,13 +84,14 @@ def outcome(browser, name, seconds=20):
 def main():
     host = os.path.join(args.dir, "nfcscan-webnfc-host")
     os.symlink(NFCSCAN, host)
-    with StaticServer(PAGES) as server, Browser(args.extension, os.path.join(args.dir, "browser")) as browser:
+    kind = FirefoxBrowser if args.browser == "firefox" else Browser
+    with StaticServer(PAGES) as server, kind(args.extension, os.path.join(args.dir, "browser")) as browser:
         browser.install_native_host(host)
         url = server.url("e2e.html")
         site = url.split("/")[2]          # 127.0.0.1:PORT, how the sheet names the site
         origin = "http://" + site
         browser.open(url)
-        report(browser.run("return typeof NDEFReader === 'function'"), "the page has NDEFReader (the extension is loaded)")
+        report(browser.run("return typeof NDEFReader === 'function'"), "%s: the page has NDEFReader (the extension is loaded)" % args.browser)
 
         # 1. The first scan asks the person, naming the site; Allow; the poster's records arrive.
         browser.run("startScan('scan1')")
@@ -135,53 +141,62 @@ def main():
             report(back[3].get("domain_type") == "example.com:attendee" and back[3]["payload"] == "002a",
                    "the external record: example.com:attendee 00 2a")
 
-        # 4. makeReadOnly after the sheet's confirm.
-        browser.run("lockBadge('lock1')")
-        report(until(lambda: sheet_has("%s wants to lock the" % site), 20), "the sheet asks before the lock: %s wants to lock the item." % site)
-        report(sheet_has("This can't be undone."), "and says: This can't be undone.")
-        report(press("Lock"), "Lock pressed through AT-SPI")
-        until(lambda: sheet_has("Hold the item near the reader."), 10)
-        open_gate(4)
-        report(outcome(browser, "lock1", 30) == "resolved", "makeReadOnly() resolves after the sheet's confirm (%s)"
-               % browser.run("return outcomes.lock1 ?? null"))
-        # The locked badge refuses a later write: the same sheet, then NotAllowedError.
-        browser.run("writeBadge('write2')")
-        if until(lambda: sheet_has("%s wants to save information to the" % site), 20):
-            press("Save")
-        until(lambda: sheet_has("Hold the item near the reader."), 10)
-        open_gate(5)
-        report(outcome(browser, "write2", 30) == "NotAllowedError", "a write to the locked badge rejects NotAllowedError (%s)"
-               % browser.run("return outcomes.write2 ?? null"))
-
-        # 5. A hidden tab receives nothing: its session ends while another tab is in front. (The
-        # locked badge leaves first: a scan started while it is near would read it.)
-        until(lambda: os.path.exists(os.path.join(args.dir, "gone-5")), 20)
-        first = browser.driver.current_window_handle
-        browser.run("startScan('scan2')")
-        report(outcome(browser, "scan2") == "resolved", "a second scan resolves without asking again")
-        report(until(lambda: "scan-session" in paused_reasons(), 10), "the page's scan session runs")
-        received = browser.run("return readings.length")
-        browser.driver.switch_to.new_window("tab")
-        report(until(lambda: "scan-session" not in paused_reasons(), 10), "the page hidden behind another tab: its session ends")
-        open_gate(6)
-        # The object comes and goes (2 s) while the page is hidden; the page is brought back only
-        # once it has gone, so anything it received came while it was hidden.
-        report(until(lambda: os.path.exists(os.path.join(args.dir, "gone-6")), 20), "an object came and went meanwhile")
-        browser.driver.switch_to.window(first)
-        report(browser.run("return readings.length") == received, "the hidden page received nothing (%d readings, %d before)"
-               % (browser.run("return readings.length"), received))
-        report(until(lambda: "scan-session" in paused_reasons(), 10), "back in front, the page's scan runs again")
-        browser.run("stopScan()")
-
-        # 6. A site the person denied gets NotAllowedError at once, with no sheet.
-        nfcscan("apps", "--deny", origin)
-        browser.run("startScan('scan3')")
-        report(outcome(browser, "scan3") == "NotAllowedError", "a denied site's scan() rejects NotAllowedError")
-        browser.run("writeBadge('write3')")
-        report(outcome(browser, "write3") == "NotAllowedError", "and its write() too")
-        report(not sheet_has("wants to"), "with no sheet asking")
-        nfcscan("apps", "--revoke", origin)
+        if args.browser == "chromium":
+            lock_and_hide(browser, site)
+        deny(browser, origin)
     return 0
+
+
+def lock_and_hide(browser, site):
+    # 4. makeReadOnly after the sheet's confirm.
+    browser.run("lockBadge('lock1')")
+    report(until(lambda: sheet_has("%s wants to lock the" % site), 20), "the sheet asks before the lock: %s wants to lock the item." % site)
+    report(sheet_has("This can't be undone."), "and says: This can't be undone.")
+    report(press("Lock"), "Lock pressed through AT-SPI")
+    until(lambda: sheet_has("Hold the item near the reader."), 10)
+    open_gate(4)
+    report(outcome(browser, "lock1", 30) == "resolved", "makeReadOnly() resolves after the sheet's confirm (%s)"
+           % browser.run("return outcomes.lock1 ?? null"))
+    # The locked badge refuses a later write: the same sheet, then NotAllowedError.
+    browser.run("writeBadge('write2')")
+    if until(lambda: sheet_has("%s wants to save information to the" % site), 20):
+        press("Save")
+    until(lambda: sheet_has("Hold the item near the reader."), 10)
+    open_gate(5)
+    report(outcome(browser, "write2", 30) == "NotAllowedError", "a write to the locked badge rejects NotAllowedError (%s)"
+           % browser.run("return outcomes.write2 ?? null"))
+
+    # 5. A hidden tab receives nothing: its session ends while another tab is in front. (The
+    # locked badge leaves first: a scan started while it is near would read it.)
+    until(lambda: os.path.exists(os.path.join(args.dir, "gone-5")), 20)
+    first = browser.driver.current_window_handle
+    browser.run("startScan('scan2')")
+    report(outcome(browser, "scan2") == "resolved", "a second scan resolves without asking again")
+    report(until(lambda: "scan-session" in paused_reasons(), 10), "the page's scan session runs")
+    received = browser.run("return readings.length")
+    browser.driver.switch_to.new_window("tab")
+    report(until(lambda: "scan-session" not in paused_reasons(), 10), "the page hidden behind another tab: its session ends")
+    open_gate(6)
+    # The object comes and goes (2 s) while the page is hidden; the page is brought back only
+    # once it has gone, so anything it received came while it was hidden.
+    report(until(lambda: os.path.exists(os.path.join(args.dir, "gone-6")), 20), "an object came and went meanwhile")
+    browser.driver.switch_to.window(first)
+    report(browser.run("return readings.length") == received, "the hidden page received nothing (%d readings, %d before)"
+           % (browser.run("return readings.length"), received))
+    report(until(lambda: "scan-session" in paused_reasons(), 10), "back in front, the page's scan runs again")
+    browser.run("stopScan()")
+
+
+
+def deny(browser, origin):
+    # 6. A site the person denied gets NotAllowedError at once, with no sheet.
+    nfcscan("apps", "--deny", origin)
+    browser.run("startScan('scan3')")
+    report(outcome(browser, "scan3") == "NotAllowedError", "a denied site's scan() rejects NotAllowedError")
+    browser.run("writeBadge('write3')")
+    report(outcome(browser, "write3") == "NotAllowedError", "and its write() too")
+    report(not sheet_has("wants to"), "with no sheet asking")
+    nfcscan("apps", "--revoke", origin)
 
 
 if __name__ == "__main__":

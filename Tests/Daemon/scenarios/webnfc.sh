@@ -16,6 +16,8 @@
 #     badge rejects NotAllowedError;
 #   - a page hidden behind another tab has no session and receives nothing; back in front, it scans;
 #   - a site denied with nfcscan apps --deny gets NotAllowedError at once, with no sheet.
+# Then in headless Firefox ESR (the extension a temporary add-on over Marionette): the first two
+# and the last, which show its native messaging and its origins work the same.
 scenario_webnfc() {
   local missing=""
   [ -x "$BUILD/nfcscan-sheet" ] || missing+=" nfcscan-sheet beside nfcscand (swift build --product nfcscan-sheet)"
@@ -23,17 +25,28 @@ scenario_webnfc() {
   "$PY" -c 'import selenium, pyatspi' 2>/dev/null || missing+=" python3-selenium and python3-pyatspi"
   if [ -n "$missing" ]; then bad "what the Web NFC scenario needs (scripts/install-deps.sh):$missing"; return; fi
 
-  sheet_begin webnfc --permission-store
+  webnfc_in chromium 6
+  command -v firefox-esr >/dev/null || { bad "firefox-esr (scripts/install-deps.sh)"; return; }
+  webnfc_in firefox 3
+}
+
+# webnfc_in BROWSER GATES: a rig, a private pcscd presenting the badge at each of GATES gates,
+# nfcscand with its sheet, and the driver in BROWSER; its ok/FAIL lines counted as checks.
+webnfc_in() {
+  local browser=$1 gates=$2
+  sheet_begin "webnfc-$browser" --permission-store
   local tag=$DIR/badge.bin
   local present="'$NFCSIM' vpcd --reader acr122u --type ntag213"
   # Each presentation waits for its gate; the object stays for --for seconds, then leaves (the
-# last two say when: gone-5, gone-6).
-  private_pcscd "$(gate 1) && $present --uri https://example.com/poster --uid 04a1b2c3d4e5f6 --save '$tag' --for 3 &&
+  # last two say when: gone-5, gone-6).
+  local script="$(gate 1) && $present --uri https://example.com/poster --uid 04a1b2c3d4e5f6 --save '$tag' --for 3 &&
     $(gate 2) && $present --dump '$tag' --save '$tag' --for 5 &&
-    $(gate 3) && $present --dump '$tag' --save '$tag' --for 3 &&
+    $(gate 3) && $present --dump '$tag' --save '$tag' --for 3"
+  [ "$gates" -lt 6 ] || script+=" &&
     $(gate 4) && $present --dump '$tag' --save '$tag' --for 5 &&
     $(gate 5) && $present --dump '$tag' --save '$tag' --for 5 && : >'$DIR/gone-5' &&
     $(gate 6) && $present --dump '$tag' --for 2 && : >'$DIR/gone-6'"
+  private_pcscd "$script"
   pcsc_nfcscand
   local line
   while IFS= read -r line; do
@@ -44,7 +57,7 @@ scenario_webnfc() {
     esac
   done < <(PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false NFCSCAN_TEST_CHROMEDRIVER_LOG="$DIR/chromedriver.log" \
     "$PY" "$ROOT/Tests/WebNFC/webnfc_e2e.py" --dir "$DIR" --build "$BUILD" --extension "$ROOT/browser-extension" \
-      --support "$SUPPORT" 2>&1)
-  check "the driver ran its checks" test "$(grep -c . "$DIR/webnfc-driver.log" 2>/dev/null || echo 0)" = 0
+      --support "$SUPPORT" --browser "$browser" 2>&1)
+  check "$browser: the driver ran its checks, and said nothing else" test "$(grep -c . "$DIR/webnfc-driver.log" 2>/dev/null || echo 0)" = 0
   sheet_finish
 }
