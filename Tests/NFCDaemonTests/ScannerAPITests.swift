@@ -131,7 +131,7 @@ import Testing
         for (options, refusal) in [
             (["timeout": DBusValue.uint32(0)], "option \"timeout\" must be between 1 and 3600 seconds"),
             (["multiple": .string("yes")], "option \"multiple\" must be a boolean (b)"),
-            (["colour": .string("red")], "option \"colour\" is not an option of StartScanSession (object, multiple, alert-message, timeout, language)"),
+            (["colour": .string("red")], "option \"colour\" is not an option of StartScanSession (object, multiple, alert-message, timeout, language, origin)"),
             (["language": .string("fr_FR")], "option \"language\" names no supported language (en, zh-Hans)"),
         ] {
             await #expect(throws: BusError.remote(name: ScannerAPI.ErrorName.invalidArgs, message: refusal)) {
