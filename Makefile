@@ -41,7 +41,8 @@ INSTALL ?= install
 # Web NFC (issue 22): the browser extension's files, loadable unpacked, in $(DATADIR)/nfcscan;
 # its native messaging host, a link to the nfcscan binary in $(LIBEXECDIR)/nfcscan; and the
 # manifests that let each browser start the host, where the browsers look for system-wide ones
-# whatever the PREFIX (native-messaging/README.md).
+# whatever the PREFIX (native-messaging/README.md). Google Chrome's lives under /etc/opt, which a
+# Debian package may not touch: `make deb` leaves it out (CHROMEHOSTDIR empty).
 WEBNFC_HOST = nfcscan-webnfc-host
 EXTENSION_FILES = $(wildcard browser-extension/*.js browser-extension/*.json browser-extension/*.md)
 SYSCONFDIR ?= /etc
@@ -217,12 +218,12 @@ install: $(if $(NO_BUILD),,release) mo
 	$(INSTALL) -m 755 $(RELEASE_DIR)/$(MULTICALL) $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 755 $(RELEASE_DIR)/$(SHEET) $(DESTDIR)$(LIBEXECDIR)/nfcscan/
 	ln -sfn $$(realpath -m --relative-to=$(LIBEXECDIR)/nfcscan $(BINDIR)/$(MULTICALL)) $(DESTDIR)$(LIBEXECDIR)/nfcscan/$(WEBNFC_HOST)
-	$(INSTALL) -d $(DESTDIR)$(DATADIR)/nfcscan/browser-extension $(DESTDIR)$(CHROMIUMHOSTDIR) $(DESTDIR)$(CHROMEHOSTDIR) $(DESTDIR)$(MOZILLAHOSTDIR)
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/nfcscan/browser-extension $(DESTDIR)$(CHROMIUMHOSTDIR) $(DESTDIR)$(MOZILLAHOSTDIR)
 	$(INSTALL) -m 644 $(EXTENSION_FILES) $(DESTDIR)$(DATADIR)/nfcscan/browser-extension/
 	sed 's|@webnfc_host@|$(LIBEXECDIR)/nfcscan/$(WEBNFC_HOST)|' native-messaging/org.nfcscan.webnfc.chromium.json.in > $(GENERATED)/org.nfcscan.webnfc.chromium.json
 	sed 's|@webnfc_host@|$(LIBEXECDIR)/nfcscan/$(WEBNFC_HOST)|' native-messaging/org.nfcscan.webnfc.firefox.json.in > $(GENERATED)/org.nfcscan.webnfc.firefox.json
 	$(INSTALL) -m 644 $(GENERATED)/org.nfcscan.webnfc.chromium.json $(DESTDIR)$(CHROMIUMHOSTDIR)/org.nfcscan.webnfc.json
-	$(INSTALL) -m 644 $(GENERATED)/org.nfcscan.webnfc.chromium.json $(DESTDIR)$(CHROMEHOSTDIR)/org.nfcscan.webnfc.json
+	$(if $(CHROMEHOSTDIR),$(INSTALL) -D -m 644 $(GENERATED)/org.nfcscan.webnfc.chromium.json $(DESTDIR)$(CHROMEHOSTDIR)/org.nfcscan.webnfc.json)
 	$(INSTALL) -m 644 $(GENERATED)/org.nfcscan.webnfc.firefox.json $(DESTDIR)$(MOZILLAHOSTDIR)/org.nfcscan.webnfc.json
 	set -e; for name in $(LINKED); do ln -sfn $(MULTICALL) $(DESTDIR)$(BINDIR)/$$name; ln -sfn $(abspath $(RELEASE_DIR)/$(MULTICALL)) $(GENERATED)/$$name; done
 	set -e; for m in $(MANPAGES); do \
@@ -277,7 +278,7 @@ uninstall:
 # `make deb NO_BUILD=1` packages the static build already there. Docs/service.md: Debian package.
 deb: $(if $(NO_BUILD),,static-release)
 	rm -rf $(STATIC_BUILD)/deb
-	$(MAKE) --no-print-directory install NO_BUILD=1 RELEASE_DIR=$(STATIC_BUILD)/release PREFIX=/usr \
+	$(MAKE) --no-print-directory install NO_BUILD=1 RELEASE_DIR=$(STATIC_BUILD)/release PREFIX=/usr CHROMEHOSTDIR= \
 	  DESTDIR=$(CURDIR)/$(STATIC_BUILD)/deb/root SWIFT_BACKTRACER= >/dev/null
 	bash scripts/make-deb.sh $(STATIC_BUILD)/deb/root $(VERSION) $(DEB)
 

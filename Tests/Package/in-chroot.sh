@@ -51,11 +51,11 @@ no_toolchain && pass "ldd: every library of nfcscan, nfcscand, nfcsim found; non
 # (it explains itself when started by a person, and speaks only to a browser on its pipes).
 host=/usr/libexec/nfcscan/nfcscan-webnfc-host
 manifests_ok=1
-for m in /etc/chromium/native-messaging-hosts/org.nfcscan.webnfc.json /etc/opt/chrome/native-messaging-hosts/org.nfcscan.webnfc.json \
-  /usr/lib/mozilla/native-messaging-hosts/org.nfcscan.webnfc.json; do
+for m in /etc/chromium/native-messaging-hosts/org.nfcscan.webnfc.json /usr/lib/mozilla/native-messaging-hosts/org.nfcscan.webnfc.json; do
   grep -q "\"path\": \"$host\"" "$m" 2>/dev/null || { manifests_ok=0; fail "$m names $host"; }
 done
-[ "$manifests_ok" = 1 ] && pass "the Chromium, Chrome and Firefox host manifests name $host"
+[ "$manifests_ok" = 1 ] && pass "the Chromium and Firefox host manifests name $host (none under /etc/opt)"
+[ ! -e /etc/opt ] || fail "the package installed something under /etc/opt"
 if [ "$(readlink -f "$host")" = /usr/bin/nfcscan ] && "$host" --help </dev/null 2>&1 | grep -q "started by the nfcscan Web NFC browser extension" \
   && [ -f /usr/share/nfcscan/browser-extension/manifest.json ] && [ -f /usr/share/nfcscan/browser-extension/webnfc-page.js ]; then
   pass "the Web NFC host is nfcscan under its name, and the extension's files are in /usr/share/nfcscan/browser-extension"
