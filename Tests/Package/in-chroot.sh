@@ -55,7 +55,7 @@ for m in /etc/chromium/native-messaging-hosts/org.nfcscan.webnfc.json /usr/lib/m
   grep -q "\"path\": \"$host\"" "$m" 2>/dev/null || { manifests_ok=0; fail "$m names $host"; }
 done
 [ "$manifests_ok" = 1 ] && pass "the Chromium and Firefox host manifests name $host (none under /etc/opt)"
-[ ! -e /etc/opt ] || fail "the package installed something under /etc/opt"
+! dpkg -L nfcscan | grep -q "^/etc/opt" || fail "the package installed something under /etc/opt"
 if [ "$(readlink -f "$host")" = /usr/bin/nfcscan ] && "$host" --help </dev/null 2>&1 | grep -q "started by the nfcscan Web NFC browser extension" \
   && [ -f /usr/share/nfcscan/browser-extension/manifest.json ] && [ -f /usr/share/nfcscan/browser-extension/webnfc-page.js ]; then
   pass "the Web NFC host is nfcscan under its name, and the extension's files are in /usr/share/nfcscan/browser-extension"
