@@ -101,7 +101,7 @@ public enum PageEvent: Sendable, Equatable {
         var name: PageErrorName?
         var error: String?
 
-        enum CodingKeys: String, CodingKey { case id, event, serialNumber, message, name, error = "message_text" }
+        enum CodingKeys: String, CodingKey { case id, event, serialNumber, message, name }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
