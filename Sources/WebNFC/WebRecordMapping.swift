@@ -198,9 +198,12 @@ public enum WebRecordMapping {
         case .absoluteURI:
             return WebRecord(recordType: "absolute-url", id: id, data: Array(ndef.typeBytes))
         case .external:
+            // The domain is stored in ASCII; pages read its Unicode form (the specification's ToUnicode).
             let type = ndef.typeString
-            guard isExternalType(type) else { return nil }
-            return WebRecord(recordType: type, id: id, data: data, records: nested(payload, context: .external, depth: depth))
+            guard isExternalType(type), let colon = type.firstIndex(of: ":"),
+                  let domain = Punycode.unicodeDomain(type[..<colon]) else { return nil }
+            return WebRecord(recordType: domain + type[colon...], id: id, data: data,
+                             records: nested(payload, context: .external, depth: depth))
         case .unknown:
             return WebRecord(recordType: "unknown", id: id, data: data)
         case .unchanged, .reserved:

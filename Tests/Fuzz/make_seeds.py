@@ -800,6 +800,8 @@ def webnfc_seeds():
     s['url-message'] = bytes.fromhex('d1010c55036578616d706c652e636f6d')
     inner = bytes([0x91, 1, 6]) + b'U' + b'\x04a.com' + bytes([0x51, 3, 1]) + b'act\x00'
     s['smart-poster-message'] = bytes([0xd1, 2, len(inner)]) + b'Sp' + inner
+    idn = b'xn--hndvrker-9zan.dk:abc'
+    s['idn-external-message'] = bytes([0xd4, len(idn), 1]) + idn + b'\x01'
     return s
 
 

@@ -62,6 +62,18 @@ import TestSupport
         }
     }
 
+    /// The specification's own example: a domain stored as Punycode reads in Unicode.
+    @Test func anExternalTypesDomainReadsInUnicode() throws {
+        let stored = NDEFMessage(records: [NDEFRecord(tnf: .external, type: "xn--hndvrker-9zan.dk:abc", payload: [1])])
+        #expect(WebRecordMapping.records(stored).map(\.recordType) == ["håndværker.dk:abc"])
+        #expect(Punycode.unicodeDomain("xn--mnchen-3ya.Example") == "münchen.example")
+        for bad in ["xn--", "xn--a-", "xn--99999999999999999999", "xn--a" + String(repeating: "9", count: 70)] {
+            #expect(Punycode.unicodeDomain(bad[...]) == nil, "\(bad)")
+        }
+        let refused = NDEFMessage(records: [NDEFRecord(tnf: .external, type: "xn--99999999999999999999.dk:abc", payload: [1])])
+        #expect(WebRecordMapping.records(refused).isEmpty)
+    }
+
     @Test func smartPostersHoldTheirOwnLocalTypes() throws {
         let poster = WebRecord(recordType: "smart-poster", records: [
             WebRecord(recordType: "url", data: Array("https://example.com".utf8)),
