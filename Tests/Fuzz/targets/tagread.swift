@@ -14,7 +14,6 @@
 // happens (0-3 an answer, 4 a timeout, 5 the object gone, 6 a protocol error, 7 "not
 // supported"), and for an answer a length byte (bit 7 of the control byte: length × 16 plus bits
 // 3-6, up to 4 095) and that many bytes. Once the input is used up the object is gone.
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -73,11 +72,6 @@ final class ScriptedTransport: TagTransport {
     }
 }
 
-/// The result of an async read, handed to the fuzzer's synchronous thread.
-final class Outcome: Sendable {
-    let value = Mutex<Result<TagReading, TagReadError>?>(nil)
-}
-
 /// A driver's operation (`operation` 1-4), run to its end; any outcome is fine as long as it ends.
 func drive(_ kind: UInt8, operation: UInt8, link: UInt8, over transport: ScriptedTransport) async -> String {
     let platforms: [TagPlatform] = [.type1, .type2, .type3, .type4, .type5, .mifareClassic]
@@ -125,39 +119,26 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                                         passesType2Extensions: link & 1 != 0, extendedLengthAPDUs: link & 2 != 0)
     let transport = ScriptedTransport(capabilities: capabilities, script: input.dropFirst(2))
 
-    let done = DispatchSemaphore(value: 0)
     if operation != 0 {
-        let said = Mutex("")
-        Task.detached {
-            let text = await drive(kind, operation: operation, link: link, over: transport)
-            said.withLock { $0 = text }
-            done.signal()
-        }
-        done.wait()
-        if getenv("TAGREAD_SHOW") != nil { print("tagread: \(said.withLock { $0 })") }
+        let said = InlineExecutor.run { await drive(kind, operation: operation, link: link, over: transport) }
+        if getenv("TAGREAD_SHOW") != nil { print("tagread: \(said)") }
         let state = transport.state.withLock { $0 }
         if state.afterGone > 2 { violated("the driver asked \(state.afterGone) times after the object left", input) }
         return 0
     }
-    let outcome = Outcome()
-    Task.detached {
-        let result: Result<TagReading, TagReadError>
+    let result = InlineExecutor.run { () async -> Result<TagReading, TagReadError> in
         do throws(TagReadError) {
-            result = .success(try await read(kind, link: link, over: transport))
+            return .success(try await read(kind, link: link, over: transport))
         } catch {
-            result = .failure(error)
+            return .failure(error)
         }
-        outcome.value.withLock { $0 = result }
-        done.signal()
     }
-    done.wait()
 
     let state = transport.state.withLock { $0 }
     // TAGREAD_SHOW=1 .build/fuzz/tagread FILE: what the read made of it (to check seeds).
-    if getenv("TAGREAD_SHOW") != nil { print("tagread: \(outcome.value.withLock { $0 }.map { "\($0)" } ?? "none")") }
+    if getenv("TAGREAD_SHOW") != nil { print("tagread: \(result)") }
     // Once the object is gone a read stops: one more question at most (a reactivation attempt).
     if state.afterGone > 2 { violated("the read asked \(state.afterGone) times after the object left", input) }
-    guard let result = outcome.value.withLock({ $0 }) else { violated("no outcome", input) }
     switch result {
     case .success(let reading):
         if reading.ndefBytes.count > state.answered { violated("a message of \(reading.ndefBytes.count) bytes from \(state.answered) answered", input) }
