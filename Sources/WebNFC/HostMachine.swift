@@ -46,6 +46,9 @@ public struct HostMachine: Sendable {
 
     /// The largest write nfcscand takes (its `message` option).
     public static let maximumMessageLength = 65536
+    /// Writes and locks one page may have waiting: the extension keeps one of each, so more is a
+    /// page talking to the bridge itself, and each could hold up to 64 KiB here.
+    public static let maximumPendingChanges = 4
 
     private struct Scan {
         var id: Int
@@ -145,6 +148,10 @@ public struct HostMachine: Sendable {
                 return actions.append(.send(.error(id: id, name: .invalidState, message: "this page scans already")))
             }
             scan = Scan(id: id)
+        case .write(let id, _, _) where changes.count >= Self.maximumPendingChanges,
+             .makeReadOnly(let id) where changes.count >= Self.maximumPendingChanges:
+            actions.append(.send(.error(id: id, name: .invalidState,
+                                        message: "this page has \(Self.maximumPendingChanges) changes waiting already")))
         case .write(let id, let records, let overwrite):
             let bytes: [UInt8]
             do {

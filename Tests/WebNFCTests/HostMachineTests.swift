@@ -75,6 +75,13 @@ import Testing
         } == true)
     }
 
+    @Test func aPageMayHaveOnlyAFewChangesWaiting() {
+        var machine = machine(focused: false)
+        for id in 1...HostMachine.maximumPendingChanges { #expect(machine.handle(.page(.makeReadOnly(id: id))) == []) }
+        #expect(machine.handle(.page(.makeReadOnly(id: 99))) ==
+            [.send(.error(id: 99, name: .invalidState, message: "this page has \(HostMachine.maximumPendingChanges) changes waiting already"))])
+    }
+
     @Test func anAbortedOperationEndsItsSessionUnreported() {
         var machine = machine()
         _ = machine.handle(.page(.scan(id: 1)))
