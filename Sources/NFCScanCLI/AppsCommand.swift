@@ -72,7 +72,7 @@ struct AppsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let app = allow ?? deny ?? revoke { return try await change(app.contains("://") ? Self.site(app) ?? app : app) }
+        if let app = allow ?? deny ?? revoke { return try await change(Self.site(app) ?? app) }
         let off = ScanCopy.catalog(for: .preferred()).backgroundServiceOff
         guard let bus = try? BusConnection.session() else {
             printError(off)

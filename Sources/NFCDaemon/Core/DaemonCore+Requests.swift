@@ -133,11 +133,7 @@ extension DaemonCore {
         let alert = options.alertMessage ?? copy(for: options).firstPrompt
         if let refusal = sessions.refusal(for: caller) { return refuse(call, refusal, "scan sessions") }
         let app: CallerApp?
-        switch sessionApp(options, caller: caller) {
-        case .success(let found): app = found
-        case .failure(let refusal): return fail(call, ScannerAPI.ErrorName.accessDenied, refusal.message)
-        }
-        if let refusal = notAllowed(app) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
+        do { app = try sessionApp(options, caller: caller) } catch { return fail(call, ScannerAPI.ErrorName.accessDenied, error.message) }
         guard let (session, activated) = sessions.start(owner: caller, app: app, options: options, alertMessage: alert) else { return }
         log(.info, "scan session \(session.id) started (\(activated ? "active" : "waiting"))",
             ["owner": caller, "app": app?.key ?? "", "multiple": "\(options.multiple)"])

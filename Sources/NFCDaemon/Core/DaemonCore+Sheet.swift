@@ -95,13 +95,18 @@ extension DaemonCore {
     }
 
     /// The app a session is for: the caller's own, or the site nfcscan's web host names (`origin`).
-    /// A `Result` whose failure is the refusal: only the web host may name a site.
-    func sessionApp(_ options: ScanSessionOptions, caller: String) -> Result<CallerApp?, SessionAppRefusal> {
-        guard let origin = options.origin else { return .success(callers[caller]) }
-        guard let host = callers[caller], host.mayNameSites else {
-            return .failure(.init(message: "option \"origin\" is for nfcscan's web host (nfcscan-webnfc-host) alone"))
+    /// Thrown, the AccessDenied refusal: another caller naming a site, or an app not allowed that
+    /// cannot be asked.
+    func sessionApp(_ options: ScanSessionOptions, caller: String) throws(SessionAppRefusal) -> CallerApp? {
+        var app = callers[caller]
+        if let origin = options.origin {
+            guard let host = app, host.mayNameSites else {
+                throw SessionAppRefusal(message: "option \"origin\" is for nfcscan's web host (nfcscan-webnfc-host) alone")
+            }
+            app = .site(origin, through: host)
         }
-        return .success(.site(origin, through: host))
+        if let refusal = notAllowed(app) { throw SessionAppRefusal(message: refusal) }
+        return app
     }
 
     func sheetCopy(for options: ScanSessionOptions) -> any SheetCopyCatalog {

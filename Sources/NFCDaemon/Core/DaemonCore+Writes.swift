@@ -16,11 +16,7 @@ extension DaemonCore {
         let prompt = writeCopy(for: options.session).writePrompt(options.write.action)
         if let refusal = sessions.refusal(for: caller) { return refuse(call, refusal, "sessions") }
         let app: CallerApp?
-        switch sessionApp(options.session, caller: caller) {
-        case .success(let found): app = found
-        case .failure(let refusal): return fail(call, ScannerAPI.ErrorName.accessDenied, refusal.message)
-        }
-        if let refusal = notAllowed(app) { return fail(call, ScannerAPI.ErrorName.accessDenied, refusal) }
+        do { app = try sessionApp(options.session, caller: caller) } catch { return fail(call, ScannerAPI.ErrorName.accessDenied, error.message) }
         guard let (session, activated) = sessions.start(owner: caller, app: app, options: options.session, alertMessage: prompt,
                                                         write: options.write) else { return }
         log(.info, "write session \(session.id) started (\(activated ? "active" : "waiting"))",
