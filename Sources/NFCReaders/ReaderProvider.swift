@@ -1,5 +1,6 @@
 import LibNFC
 import NFCTags
+import POSIXEvents
 
 /// One backend's way to find and open readers. Tools keep a list of providers (libnfc and PC/SC:
 /// `ReaderDirectory.standard()`) and treat every reader the same.
@@ -16,7 +17,7 @@ public protocol ReaderProvider: Sendable {
     /// Where this backend looked, when it lists no reader ("libnfc listed no device").
     var noneListed: String { get }
     /// One element whenever this backend's readers may have changed (hotplug), so a scan can
-    /// open readers that appear after it started; nil when the backend cannot notify (libnfc).
+    /// open readers that appear after it started; nil when the backend cannot notify.
     /// Calling it starts the watch: call it where the stream will be consumed.
     func readerChanges() -> AsyncStream<Void>?
     /// Whether ``readerChanges()`` gives a stream, known without starting a watch.
@@ -25,7 +26,7 @@ public protocol ReaderProvider: Sendable {
 
 extension ReaderProvider {
     public var noneListed: String { "\(backend.rawValue) listed no reader" }
-    /// libnfc cannot notify: a device connected after the scan started is not seen.
+    /// A backend that cannot notify: a reader connected after the scan started is not seen.
     public func readerChanges() -> AsyncStream<Void>? { nil }
     public var notifiesReaderChanges: Bool { false }
 }
@@ -50,6 +51,19 @@ public final class LibNFCReaderProvider: ReaderProvider, Sendable {
     public func open(_ identifier: String?) async throws(ReaderError) -> any Reader {
         try await LibNFCReader.open(identifier, context: try context.get(), timing: timing)
     }
+
+    /// libnfc itself cannot notify, so this follows the device nodes behind its devices with
+    /// inotify (``PathWatch``): each serial, SPI or I2C node its configuration names
+    /// (``LibNFCConfiguration``: a USB serial adapter's `/dev/ttyUSB0`, a link an emulator makes),
+    /// through the directory that holds it, and every node under `/dev/bus/usb`, where the USB
+    /// readers of libnfc's auto-scan live (udev giving a new node its permissions counts too). A
+    /// change costs the scan one `nfc_list_devices` and an `nfc_open` per new device; nothing
+    /// polls meanwhile. Nil without inotify: readers are then those present at the start.
+    public func readerChanges() -> AsyncStream<Void>? {
+        PathWatch.changes(paths: LibNFCConfiguration.current().connstrings.compactMap(LibNFCReader.devicePath(of:)),
+                          directories: [USBReaderProbe().usbfs], thread: "libnfc-hotplug")
+    }
+    public var notifiesReaderChanges: Bool { true }
 
     public func recognises(_ identifier: String) -> Bool {
         let driver = identifier.split(separator: ":", maxSplits: 1).first ?? ""
