@@ -181,6 +181,10 @@ public struct InotifyEvent: Sendable, Equatable {
     /// The entry's name in the watched directory ("" for the directory itself).
     public var name: String
 
+    public init(watch: Int32, mask: UInt32, name: String) {
+        (self.watch, self.mask, self.name) = (watch, mask, name)
+    }
+
     /// The records in what one `read` returned; a truncated last record is dropped.
     public static func parse(_ bytes: ArraySlice<UInt8>) -> [InotifyEvent] {
         let header = MemoryLayout<inotify_event>.size
