@@ -12,6 +12,9 @@
 #       comes back: PausedReasons leaves and regains "no-reader") and pcscd_restart (pcscd killed
 #       and started again: its readers back), their `figures` lines, once per round. Their waits
 #       poll the bus every 20 ms (libnfc_hotplug) or 100 ms (pcscd_restart): an upper bound.
+#   (c) idle: `nfcscan --continuous` with no reader anywhere for 30 s (its libnfc node and pcscd's
+#       missing socket followed): utime+stime from /proc/PID/stat and the context switches of all
+#       its threads (the watches' threads only wake on an event).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-.build/debug}
@@ -50,3 +53,16 @@ echo "(b) nfcscand: libnfc_hotplug and pcscd_restart"
 for ((round = 1; round <= rounds; round++)); do
   bash Tests/Daemon/daemon-e2e.sh --jobs 1 "$build" libnfc_hotplug pcscd_restart 2>&1 | grep -E "^  figures|checks, [1-9]" || true
 done
+
+echo "(c) idle, waiting for a reader for 30 s"
+LIBNFC_DEVICE="pn532_uart:$dir/absent" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 PCSCLITE_CSOCK_NAME=$dir/run/pcscd/pcscd.comm \
+  DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bench/bus "$nfcscan" --continuous 2>/dev/null &
+idle=$!
+pids+=($idle)
+sleep 2
+ticks() { awk '{print $14 + $15}' "/proc/$idle/stat"; }
+switches() { cat "/proc/$idle"/task/*/status | awk '/^voluntary_ctxt_switches|^nonvoluntary_ctxt_switches/ {s += $2} END {print s}'; }
+t0=$(ticks) s0=$(switches)
+sleep 30
+t1=$(ticks) s1=$(switches)
+echo "  $(( (t1 - t0) * 10 )) ms of CPU in 30 s; $(( s1 - s0 )) context switches of its $(ls "/proc/$idle/task" | wc -l) threads"
