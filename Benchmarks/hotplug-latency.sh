@@ -10,8 +10,9 @@
 #       and the PN532's initialisation included).
 #   (b) nfcscand: the end-to-end scenarios libnfc_hotplug (the PN532 appears, leaves by SIGKILL,
 #       comes back: PausedReasons leaves and regains "no-reader") and pcscd_restart (pcscd killed
-#       and started again: its readers back), their `figures` lines, once per round. Their waits
-#       poll the bus every 20 ms (libnfc_hotplug) or 100 ms (pcscd_restart): an upper bound.
+#       and started again: its readers back), and for nfcscan pcscd_late (pcscd starts after
+#       nfcscan: its vpcd reader in use), their `figures` lines, once per round. Their waits poll
+#       every 20 ms (libnfc_hotplug, pcscd_late) or 100 ms (pcscd_restart): an upper bound.
 #   (c) idle: `nfcscan --continuous` with no reader anywhere for 30 s (its libnfc node and pcscd's
 #       missing socket followed): utime+stime from /proc/PID/stat and the context switches of all
 #       its threads (the watches' threads only wake on an event).
@@ -49,9 +50,9 @@ for ((round = 1; round <= rounds; round++)); do
   wait "$scan" 2>/dev/null || true
 done
 
-echo "(b) nfcscand: libnfc_hotplug and pcscd_restart"
+echo "(b) nfcscand: libnfc_hotplug and pcscd_restart; nfcscan: pcscd_late"
 for ((round = 1; round <= rounds; round++)); do
-  bash Tests/Daemon/daemon-e2e.sh --jobs 1 "$build" libnfc_hotplug pcscd_restart 2>&1 | grep -E "^  figures|checks, [1-9]" || true
+  bash Tests/Daemon/daemon-e2e.sh --jobs 1 "$build" libnfc_hotplug pcscd_restart pcscd_late 2>&1 | grep -E "^  figures|checks, [1-9]" || true
 done
 
 echo "(c) idle, waiting for a reader for 30 s"
