@@ -70,6 +70,12 @@ public final class PathWatch: Sendable {
     /// Watches, for each followed path, the deepest directory of it that exists now, and drops
     /// the watches no path needs any more (an ancestor, once the path's directory appeared).
     private func arm() {
+        // Under the lock throughout: the first arming (on the caller's thread) and one after an
+        // event (on the loop's) must not each drop the other's watches as stale.
+        state.withLock { state in arm(&state) }
+    }
+
+    private func arm(_ state: inout State) {
         var interests: [Int32: Interest] = [:]
         func follow(_ directory: String, _ interest: Interest) {
             let wd = inotify_add_watch(descriptor, directory, Self.directoryMask)
@@ -96,11 +102,8 @@ public final class PathWatch: Sendable {
             follow(directory, .everything)
             for entry in Self.subdirectories(of: directory) { follow(entry, .everything) }
         }
-        let stale = state.withLock { state -> [Int32] in
-            defer { state.interests = interests }
-            return state.interests.keys.filter { interests[$0] == nil }
-        }
-        for wd in stale { inotify_rm_watch(descriptor, wd) }
+        for wd in state.interests.keys where interests[wd] == nil { inotify_rm_watch(descriptor, wd) }
+        state.interests = interests
     }
 
     /// Reads every pending event; whether one concerns a followed path.
@@ -112,13 +115,15 @@ public final class PathWatch: Sendable {
             let count = read(descriptor, &buffer, buffer.count)
             if count <= 0 { break }
             for event in InotifyEvent.parse(buffer[0..<count]) {
-                if event.mask & UInt32(IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
-                    relevant = true
-                    continue
-                }
+                // Events were lost: anything may have changed.
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { relevant = true }
                 switch interests[event.watch] {
+                // A watched directory itself went (its watch with it): follow its ancestor.
+                case _ where event.mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0:
+                    relevant = relevant || interests[event.watch] != nil
                 case .everything: relevant = true
                 case .names(let names): relevant = relevant || names.contains(event.name)
+                // A watch dropped as stale (its IN_IGNORED), or events queued before it was.
                 case nil: continue
                 }
             }
