@@ -14,8 +14,8 @@ scenario_libnfc_hotplug() {
   wait_for "background reading to resume" 5 eval 'test "$(paused)" = "as 0"' || true
   resumed=$(( $(now_ms) - plugged ))
   check "the reader appearing ends the pause within a second (${resumed} ms, nfcsim's start included)" test "$resumed" -lt 1000
-  # Once: a reader open is known by its connstring, so a later change (the link's times touched:
-  # IN_ATTRIB on its name) does not open it again. Negative, bounded: 0.3 s is 3 times the pick-up.
+  # Once: a later change (the link's times touched: IN_ATTRIB on its name) does not open the
+  # reader in use a second time. Negative, bounded: 0.3 s is 3 times the pick-up.
   touch -h "$DIR/pn532"
   sleep 0.3
   check "it is opened once" test "$(lines_matching "using reader" "$DIR/nfcscand.log")" = 1
