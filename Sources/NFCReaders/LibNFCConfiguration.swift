@@ -65,9 +65,3 @@ public struct LibNFCConfiguration: Sendable, Equatable {
         return String(decoding: bytes[..<count], as: UTF8.self)
     }
 }
-
-extension Substring {
-    fileprivate var trimmingSpaces: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-    }
-}

@@ -1,6 +1,5 @@
 import LibNFC
 import NFCTags
-import POSIXEvents
 
 /// One backend's way to find and open readers. Tools keep a list of providers (libnfc and PC/SC:
 /// `ReaderDirectory.standard()`) and treat every reader the same.
@@ -53,15 +52,16 @@ public final class LibNFCReaderProvider: ReaderProvider, Sendable {
     }
 
     /// libnfc itself cannot notify, so this follows the device nodes behind its devices with
-    /// inotify (``PathWatch``): each serial, SPI or I2C node its configuration names
-    /// (``LibNFCConfiguration``: a USB serial adapter's `/dev/ttyUSB0`, a link an emulator makes),
-    /// through the directory that holds it, and every node under `/dev/bus/usb`, where the USB
-    /// readers of libnfc's auto-scan live (udev giving a new node its permissions counts too). A
-    /// change costs the scan one `nfc_list_devices` and an `nfc_open` per new device; nothing
-    /// polls meanwhile. Nil without inotify: readers are then those present at the start.
+    /// inotify (``LibNFCDeviceNodes``, through ``PathWatch``): each serial, SPI or I2C node its
+    /// configuration names (``LibNFCConfiguration``: a USB serial adapter's `/dev/ttyUSB0`, a
+    /// link an emulator makes), through the directory that holds it, and every node under
+    /// `/dev/bus/usb`, where the USB readers of libnfc's auto-scan live (udev giving a new node
+    /// its permissions counts too), counting only changes of those nodes and of the known USB
+    /// readers. A change costs the scan one `nfc_list_devices` and an `nfc_open` per new device;
+    /// nothing polls meanwhile. Nil without inotify: readers are then those present at the start.
     public func readerChanges() -> AsyncStream<Void>? {
-        PathWatch.changes(paths: LibNFCConfiguration.current().connstrings.compactMap(LibNFCReader.devicePath(of:)),
-                          directories: [USBReaderProbe().usbfs], thread: "libnfc-hotplug")
+        LibNFCDeviceNodes(paths: LibNFCConfiguration.current().connstrings.compactMap(LibNFCReader.devicePath(of:)),
+                          probe: USBReaderProbe()).changes()
     }
     public var notifiesReaderChanges: Bool { true }
 
