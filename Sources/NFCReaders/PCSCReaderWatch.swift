@@ -32,14 +32,19 @@ enum PCSCReaderWatch {
     static func changes(socket: String = PCSCReader.socketPath) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let current = Current()
-        let socketChanges = PathWatch.changes(paths: [socket], thread: "pcscd-socket")
         let task = Task {
-            var socketChange = socketChanges?.makeAsyncIterator()
-            /// Until pcscd's socket changes (or the fallback interval passes).
+            // The socket is followed only while pcscd cannot be reached (a thread of its own).
+            var socketChange: AsyncStream<Void>.Iterator?, inotify = true
+            /// Until pcscd's socket changes (or the fallback interval passes). A new watch answers
+            /// once at once, so a socket made before it was set up is tried.
             func untilSocketChanges() async {
+                if socketChange == nil, inotify {
+                    socketChange = PathWatch.changes(paths: [socket], thread: "pcscd-socket")?.makeAsyncIterator()
+                    inotify = socketChange != nil
+                }
                 guard socketChange != nil else { try? await Task.sleep(for: retryInterval); return }
                 // An ended watch would answer at once from then on: fall back to the interval.
-                if await socketChange?.next() == nil { socketChange = nil }
+                if await socketChange?.next() == nil { (socketChange, inotify) = (nil, false) }
             }
             while !current.stopped.load(ordering: .acquiring) {
                 let context: PCSCContext
@@ -48,6 +53,7 @@ enum PCSCReaderWatch {
                     continue
                 }
                 current.context.withLock { $0 = context }
+                socketChange = nil
                 continuation.yield()
                 do {
                     let count = try await context.readers().count
