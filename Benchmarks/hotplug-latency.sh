@@ -29,7 +29,7 @@ now_ns() { date +%s%N; }
 
 echo "(a) nfcscan, libnfc reader appearing: node to reader in use"
 "$nfcsim" pn532 --link "$dir/elsewhere" --after 86400 --for 1 --keep-reader >"$dir/nfcsim.log" 2>&1 &
-pids+=($!)
+pids+=("$!")
 until [ -e "$dir/elsewhere" ]; do sleep 0.05; done
 pty=$(readlink "$dir/elsewhere")
 for ((round = 1; round <= rounds; round++)); do
@@ -59,11 +59,11 @@ echo "(c) idle, waiting for a reader for 30 s"
 LIBNFC_DEVICE="pn532_uart:$dir/absent" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 PCSCLITE_CSOCK_NAME=$dir/run/pcscd/pcscd.comm \
   DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/bench/bus "$nfcscan" --continuous 2>/dev/null &
 idle=$!
-pids+=($idle)
+pids+=("$idle")
 sleep 2
 ticks() { awk '{print $14 + $15}' "/proc/$idle/stat"; }
 switches() { cat "/proc/$idle"/task/*/status | awk '/^voluntary_ctxt_switches|^nonvoluntary_ctxt_switches/ {s += $2} END {print s}'; }
 t0=$(ticks) s0=$(switches)
 sleep 30
 t1=$(ticks) s1=$(switches)
-echo "  $(( (t1 - t0) * 10 )) ms of CPU in 30 s; $(( s1 - s0 )) context switches of its $(ls "/proc/$idle/task" | wc -l) threads"
+echo "  $(( (t1 - t0) * 10 )) ms of CPU in 30 s; $(( s1 - s0 )) context switches of its $(find "/proc/$idle/task" -mindepth 1 -maxdepth 1 | wc -l) threads"

@@ -8,6 +8,7 @@ scenario_libnfc_hotplug() {
   begin libnfc-hotplug
   daemon
   expect_paused no-reader 10 "with no reader, background reading is paused (no-reader)"
+  # shellcheck disable=SC2034 # wait_for reads it: polls every 20 ms here, for the figures
   local TESTLIB_POLL=0.02 plugged resumed unplugged paused_again
   plugged=$(now_ms)
   sim --text "Late reader" --after 60 --for 1

@@ -7,11 +7,12 @@ scenario_pcscd_late() {
   begin pcscd-late
   private_pcscd "$(gate badge); '$NFCSIM' vpcd --uri https://example.com/late --for 600"
   pcscd_kill
+  # shellcheck disable=SC2034 # wait_for reads it: polls every 20 ms here, for the figures
   local TESTLIB_POLL=0.02 status=0 scan
   DBUS_SESSION_BUS_ADDRESS=unix:path=$DIR/no-session-bus LIBNFC_DEVICE="pn532_uart:$DIR/no-pn532" LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" \
     "$BUILD/nfcscan" --object badge --timeout 20 --verbose >"$DIR/nfcscan-out.log" 2>"$DIR/nfcscan-err.log" &
   scan=$!
-  pids+=($scan)
+  pids+=("$scan")
   wait_for "nfcscan waiting for a reader" 10 grep -q "waiting for a reader to appear" "$DIR/nfcscan-err.log" || true
   local started; started=$(now_ms)
   pcscd_start_again
