@@ -16,6 +16,9 @@ public enum ReaderStatus: Hashable, Sendable {
 public protocol Reader: AnyObject, Sendable {
     /// The reader's name as its backend gives it (for libnfc: the device name and connstring).
     var name: String { get }
+    /// What its provider lists it as (``ReaderProvider/identifiers()``: libnfc's connstring,
+    /// pcscd's reader name), so a reader already open is not opened again.
+    var identifier: String { get }
     var backend: ReaderBackend { get }
     var status: ReaderStatus { get }
     /// Arrivals and removals, in order; the stream ends when the reader is closed, and throws a
@@ -24,6 +27,10 @@ public protocol Reader: AnyObject, Sendable {
     func events() -> AsyncThrowingStream<ReaderEvent, any Error>
     /// Stops searching and releases the reader.
     func close() async
+}
+
+extension Reader {
+    public var identifier: String { name }
 }
 
 public enum ReaderEvent: Sendable {

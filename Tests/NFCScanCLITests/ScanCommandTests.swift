@@ -4,6 +4,7 @@ import NFCCopy
 import NFCScanKit
 import NFCSim
 import NFCTags
+import Synchronization
 import Testing
 import TestSupport
 
@@ -180,6 +181,30 @@ struct OneAfterAnother: PN532Target {
         #expect(verbose.stderr.contains("LIBNFC_DEVICE"), "--verbose adds the technical cause")
         let readers = try ScanCLI.run(["readers"], connstring: missing)
         #expect(readers.status == 69)
+    }
+
+    /// Issue 23: a reader connected after the scan started is used (its device node followed),
+    /// within a second of its node appearing.
+    @Test func aReaderConnectedAfterTheStartIsUsed() throws {
+        let directory = NSTemporaryDirectory() + "nfcscan-hotplug-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let link = directory + "/pn532"
+        let connected = Mutex<ContinuousClock.Instant?>(nil)
+        let r = try Self.withEmulator(PN532Emulator(target: Self.poster().pn532Target)) { pty in
+            // The reader "is plugged in": its node appears where libnfc's configuration names it.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+                try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: String(pty.dropFirst("pn532_uart:".count)))
+                connected.withLock { $0 = .now }
+            }
+            return try ScanCLI.run(["--object", "poster", "--timeout", "15"], connstring: "pn532_uart:\(link)")
+        }
+        let took = try #require(connected.withLock { $0 }).duration(to: .now)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("example.com/poster"), "\(r.stdout)")
+        #expect(r.stderr.hasPrefix("Connect a reader to scan the poster.\nHold the poster near the reader"), "\(r.stderr)")
+        // Picked up, read and ended: well under the 15 s it would otherwise wait.
+        #expect(took < .seconds(2), "\(took) from the node appearing to the end")
     }
 
     @Test func anObjectMovedAwayMidReadExits74() throws {
