@@ -71,6 +71,17 @@ import TestSupport
         }
     }
 
+    /// Without nfcscand, status (and apps) say how to start it.
+    @Test func withoutTheServiceStatusSaysHowToStartIt() throws {
+        let environment = ["PATH": "/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/nfcscan-tests/bus"]
+        let status = try BoundedProcess.run(Repository.nfcscan, ["status"], environment: environment, timeout: 20)
+        #expect(status.status == 0)
+        #expect(status.stdout == "Background scanning is off: its service isn't running.\nStart it with “systemctl --user start nfcscand”.\n")
+        let apps = try BoundedProcess.run(Repository.nfcscan, ["apps"], environment: environment, timeout: 20)
+        #expect(apps.status == 69)
+        #expect(apps.stderr.contains("systemctl --user start nfcscand"))
+    }
+
     @Test func nfcsimHasAVersion() throws {
         let r = try BoundedProcess.run(Repository.nfcsim, ["--version"], timeout: 20)
         #expect(r.status == 0)
