@@ -52,8 +52,8 @@ struct ObjectChange {
                     throw ExitStatus.readerBusy
                 }
                 if options.verbose { printError("nfcscan: nfcscand is running; writing through it (a write session per object)") }
-                for _ in 0..<count {
-                    if let status = await writeThroughDaemon(bus, write: write, language: language, copy: copy) { throw status }
+                for index in 0..<count {
+                    if let status = await writeThroughDaemon(bus, write: write, index: index, language: language, copy: copy) { throw status }
                 }
                 return
             }
@@ -144,7 +144,7 @@ struct ObjectChange {
 
     /// The write as a client of nfcscand's write session: its prompts, its ending's sentence and
     /// the exit status a direct write would give.
-    private func writeThroughDaemon(_ bus: BusConnection, write: ObjectWrite, language: ScanCopy.Language,
+    private func writeThroughDaemon(_ bus: BusConnection, write: ObjectWrite, index: Int, language: ScanCopy.Language,
                                     copy: any ScanCopyCatalog) async -> ExitCode? {
         let seconds = max(1, min(3600, Int(((options.timeout ?? 60)).rounded(.up))))
         let session: DaemonWriteSession
@@ -163,7 +163,9 @@ struct ObjectChange {
         for await event in session {
             switch event {
             case .alertMessage(let text):
-                prompt.show(text, deadline: deadline, secondsLeft: secondsLeft)
+                let writeCopy = ScanCopy.writeCatalog(for: language, object: options.object)
+                prompt.show(count > 1 ? writeCopy.progress(text, index: index + 1, total: count) : text, deadline: deadline,
+                            secondsLeft: secondsLeft)
             case .writing:
                 prompt.show(ScanCopy.writeCatalog(for: language, object: options.object).busy(write.action), deadline: nil,
                             secondsLeft: secondsLeft)
