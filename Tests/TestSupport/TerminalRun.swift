@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Runs a program with its standard output and error on a pseudo-terminal of a given width, as
 /// in a person's terminal, and returns everything it wrote there (escape sequences included).
@@ -23,7 +24,7 @@ public enum TerminalRun {
         try process.run()
         try terminal.close()
         // Drained as it comes: a full terminal buffer would stop the program.
-        let collected = LockedBytes()
+        let collected = Mutex<[UInt8]>([])
         let drained = DispatchSemaphore(value: 0)
         let descriptor = master
         let reader = Thread {
@@ -32,7 +33,7 @@ public enum TerminalRun {
                 let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
-                collected.append(chunk[0..<count])
+                collected.withLock { $0 += chunk[0..<count] }
             }
             drained.signal()
         }
@@ -43,7 +44,7 @@ public enum TerminalRun {
         }
         // After the program and every child holding the terminal are gone, read() fails (EIO).
         _ = drained.wait(timeout: .now() + 5)
-        return (process.terminationStatus, String(decoding: collected.bytes, as: UTF8.self))
+        return (process.terminationStatus, String(decoding: collected.withLock { $0 }, as: UTF8.self))
     }
 
     /// How many rows of a `columns`-wide terminal `output` ends up using: a line feed starts a
@@ -80,13 +81,4 @@ public enum TerminalRun {
         // A final line feed leaves the cursor on a fresh row that holds nothing.
         return column == 0 && (output.last == "\n" || output.last == "\r\n") ? rows - 1 : rows
     }
-}
-
-private final class LockedBytes: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var storage: [UInt8] = []
-
-    func append(_ bytes: ArraySlice<UInt8>) { lock.withLock { storage += bytes } }
-    var bytes: [UInt8] { lock.withLock { storage } }
 }
