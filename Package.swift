@@ -100,7 +100,7 @@ let package = Package(
         // The background service: readers → dispatcher → notifications → app handlers, on D-Bus;
         // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
-            "Systemd", "DBusValues", "NDEF", "NFCBusAPI", "NFCCopy", "NFCObjects", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
+            "Systemd", "CommandLineIO", "DBusValues", "NDEF", "NFCBusAPI", "NFCCopy", "NFCObjects", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
             "Mosquitto", "DesktopEntries", "ScanSheet", "AppIdentity",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),

@@ -63,6 +63,7 @@ extension ScanCommand {
                         return ExitStatus.noReader
                     case "unavailable":
                         report(message.isEmpty ? copy.noReader : message, detail: "nfcscand has no reader")
+                        printError(copy.noReaderHelp)
                         return ExitStatus.noReader
                     default:
                         report(message.isEmpty ? copy.readerFailed : message, detail: "nfcscand ended the scan session: \(reason)")

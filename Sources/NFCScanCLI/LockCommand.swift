@@ -24,7 +24,7 @@ struct LockCommand: AsyncParsableCommand {
               nfcscan write --uri https://example.com/exhibit/12 --object label && \\
                 nfcscan lock --permanent --object label
 
-            Exit status: 1 when the question was answered no; otherwise \(ExitStatus.writeSummary)
+            Exit status: 0 success, 1 the question was answered no; \(ExitStatus.lockSummary)
             """
     )
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NFCCopy
 
 /// Which object the prompts name and which reader to use: what scanning and every command that
 /// changes an object share.
@@ -11,6 +12,23 @@ struct ObjectChoice: ParsableArguments {
 
     func validate() throws {
         if let object, object.isEmpty || object.count > 30 { throw ValidationError("--object needs a short name, such as poster") }
+        if let object, let problem = Self.problem(withName: object) { throw ValidationError(problem) }
+    }
+
+    /// Why `name` cannot go into the prompts as it is, if it cannot: it is put after "the" and
+    /// "another" ("Hold the poster near…"), so it carries no article, and people read it, so it
+    /// follows the copy rules' words (no "NFC tag").
+    static func problem(withName name: String) -> String? {
+        for article in ["a", "an", "the"] {
+            let prefix = article + " "
+            if name.lowercased().hasPrefix(prefix), name.count > prefix.count {
+                return "--object takes the name alone, without \"\(article)\": --object \"\(name.dropFirst(prefix.count))\""
+            }
+        }
+        for case .bannedWord(let word) in CopyRules.problems(in: name, isSentence: false) {
+            return "--object is read by people: \"\(word)\" is a technical word; name what they hold (poster, badge, toy, label)"
+        }
+        return nil
     }
 }
 
@@ -21,7 +39,7 @@ struct ObjectCommandOptions: ParsableArguments {
     var object: String? { choice.object }
     var reader: String? { choice.reader }
 
-    @Option(help: ArgumentHelp("Give up when no object comes within this many seconds (default 60).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Give up when no object comes within this many seconds (default 60).", valueName: "seconds"))
     var timeout: Double?
 
     @Flag(help: "Print a JSON report on standard output instead of sentences.")

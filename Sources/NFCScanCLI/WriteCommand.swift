@@ -52,7 +52,7 @@ struct WriteCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The object's password, when one protects it.", valueName: "8 hex digits"))
     var password: ObjectPassword?
 
-    @Option(help: ArgumentHelp("Write this many objects, one after another.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Write this many objects, one after another.", valueName: "n"))
     var count = 1
 
     func validate() throws {
@@ -113,7 +113,7 @@ struct EraseCommand: AsyncParsableCommand {
             Example:
               nfcscan erase --object badge
 
-            Exit status: \(ExitStatus.writeSummary)
+            Exit status: \(ExitStatus.eraseSummary)
             """
     )
 

@@ -1,3 +1,4 @@
+import DBusValues
 import DesktopEntries
 import NDEF
 import NFCBusAPI
@@ -211,6 +212,22 @@ import Testing
         guard case .dictionary(_, _, let entries)? = rig.core.scannerProperties["Broker"] else { Issue.record("no Broker"); return }
         #expect(entries.map(\.key) == [.string("station"), .string("connected"), .string("pending"), .string("dropped"), .string("last-error")])
         #expect(entries.last?.value == .variant(.string("Connection refused")))
+    }
+
+    /// Whether notifications can be shown is a property (`nfcscan status` reads it): asked at
+    /// start, then followed as a server comes and goes; announced only when it changes.
+    @Test func whetherNotificationsCanBeShownIsAProperty() {
+        var core = DaemonCore()
+        let started = core.handle(.started)
+        #expect(started.contains(.findNotificationServer), "\(started)")
+        var rig = Rig()
+        #expect(rig.core.scannerProperties["Notifications"] == .string("available"))
+        let unavailable: [String: DBusValue] = ["Notifications": .string("unavailable")]
+        #expect(rig.send(.notification(.serverFound(present: false))).contains(.update(path: ScannerAPI.path, interface: ScannerAPI.interface, unavailable)))
+        #expect(rig.core.scannerProperties["Notifications"] == .string("unavailable"))
+        #expect(!rig.send(.notification(.serverChanged(present: false))).contains { if case .update = $0 { true } else { false } })
+        #expect(rig.send(.notification(.serverChanged(present: true)))
+                .contains(.update(path: ScannerAPI.path, interface: ScannerAPI.interface, ["Notifications": .string("available")])))
     }
 
     @Test func aRestartedNotificationServerVoidsTheOldOffers() throws {

@@ -99,7 +99,7 @@ struct OneAfterAnother: PN532Target {
         }
         #expect(!r.timedOut)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout == "Link: example.com/poster\nText: Summer concert\n")
+        #expect(r.stdout == "Link: https://example.com/poster\nText: Summer concert\n")
         let prompts = r.stderr.split(separator: "\n").map(String.init)
         #expect(prompts.first == "Hold the poster near the reader to learn more.")
         for line in prompts { #expect(CopyRules.problems(in: line).isEmpty, "\(line)") }
@@ -154,7 +154,7 @@ struct OneAfterAnother: PN532Target {
             try ScanCLI.run(["--count", "2", "--timeout", "2"], connstring: $0)
         }
         #expect(r.status == 75, "\(r.stderr)")
-        #expect(r.stdout == "Link: example.com/poster\nText: Summer concert\n")
+        #expect(r.stdout == "Link: https://example.com/poster\nText: Summer concert\n")
         #expect(r.stderr.contains("Now hold another item near the reader."))
     }
 
@@ -174,7 +174,8 @@ struct OneAfterAnother: PN532Target {
         let r = try ScanCLI.run(["--timeout", "5"], connstring: missing)
         #expect(r.status == 69)
         // While waiting for a reader to appear it asks for one; when the time is up, it says none came.
-        #expect(r.stderr == "Connect a reader to scan the item.\nNo reader was found. Connect one and try again.\n")
+        #expect(r.stderr == "Connect a reader to scan the item.\nNo reader was found. Connect one and try again.\n"
+                + "To connect one, see “man nfcscan” (READERS).\n")
         for line in r.stderr.split(separator: "\n") { #expect(CopyRules.problems(in: String(line)).isEmpty) }
         let verbose = try ScanCLI.run(["--timeout", "5", "--verbose"], connstring: missing)
         #expect(verbose.status == 69)

@@ -36,6 +36,9 @@ enum DaemonEffect: Sendable, Equatable {
 
     case notify(EffectID, NotificationContent, replacing: UInt32)
     case closeNotification(UInt32)
+    /// Ask the bus whether a notification server is there (or can be started); the answer comes
+    /// back as ``NotificationSignal/serverFound(present:)``.
+    case findNotificationServer
     /// One call of the app's HandleScan (retries are the core's decision).
     case handleScan(EffectID, owner: String, handlerPath: String, scan: DBusValue)
     case openLink(EffectID, uri: String)

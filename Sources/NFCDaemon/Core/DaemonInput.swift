@@ -96,6 +96,8 @@ enum NotificationSignal: Sendable, Equatable {
     case closed(id: UInt32, reason: UInt32)
     /// A server took the name (`present`) or left it: earlier ids are void.
     case serverChanged(present: Bool)
+    /// Asked at start: whether a server owns the name or the bus can start one (`present`).
+    case serverFound(present: Bool)
 }
 
 /// How a peer answered an effect.

@@ -85,6 +85,15 @@ struct EffectRunner {
                 }
             }
         case .closeNotification(let id): notifications?.close(id)
+        case .findNotificationServer:
+            guard let notifications else {
+                sink.yield(.notification(.serverFound(present: false)))
+                return
+            }
+            let sink = sink, deadline = configuration.deadlines.notification
+            group.addTask(counted: statistics) {
+                sink.yield(.notification(.serverFound(present: await notifications.isAvailable(timeout: deadline))))
+            }
         case .handleScan(let id, let owner, let handlerPath, let scan):
             let bus = bus, sink = sink, deadline = configuration.deadlines.handleScan
             group.addTask(counted: statistics) {
