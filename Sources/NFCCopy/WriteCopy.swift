@@ -105,6 +105,8 @@ extension WriteEnding {
             case .capabilityContainer, .unreadableLayout, .memoryIncomplete: self = .failed
             }
         case .link(.objectRemoved): self = .movedAwayTooSoon
+        case .link(.passwordRequired): self = .passwordRequired
+        case .link(.wrongPassword): self = .wrongPassword
         case .link(.unsupported): self = .unsupported
         case .link: self = .failed
         case .writeRefused: self = .failed
