@@ -42,6 +42,9 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var blankObject: String { say(.blankObject) }
     public var halfWritten: String { say(.halfWritten) }
     public var moreDetail: String { say(.moreDetail) }
+    public var passwordRequired: String { say(.passwordRequired) }
+    public var wrongPassword: String { say(.wrongPassword) }
+    public var passwordHint: String { say(.passwordHint) }
 
     public func link(_ value: String) -> String { say(.link, ["link": value]) }
     public func phoneNumber(_ value: String) -> String { say(.phoneNumber, ["number": value]) }
@@ -198,6 +201,7 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
         words.text(.holds, count: capacity, ["used": String(used), "capacity": String(capacity)])
     }
     public var canBeChanged: String { say(.canBeChanged) }
+    public var changedWithPassword: String { say(.changedWithPassword) }
     public var cannotBeChanged: String { say(.cannotBeChanged) }
     public var isBlank: String { say(.isBlank) }
 

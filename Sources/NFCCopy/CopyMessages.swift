@@ -39,6 +39,8 @@ extension CopyMessage {
     static let halfWritten = CopyMessage(.sentence, "halfWritten", "Saving to the {object} was cut short. Save it again.")
     static let moreDetail = CopyMessage(.sentence, "moreDetail", "Run again with --verbose to see why.",
         note: "Added after a failure; --verbose is the command's option and stays as it is.")
+    static let passwordHint = CopyMessage(.sentence, "passwordHint", "Run again with --password and its password.",
+        note: "Added after \"protected by a password\" or \"didn't accept the password\"; --password is the command's option and stays as it is.")
 
     // What an object holds: a label, then the value as read.
     static let link = CopyMessage(.label, "link", "Link: {link}")
@@ -178,6 +180,8 @@ extension CopyMessage {
         plural: "It holds {used} of {capacity} bytes.",
         note: "How full the object is (nfcscan info). The form follows {capacity}.")
     static let canBeChanged = CopyMessage(.sentence, "canBeChanged", "It can be changed.")
+    static let changedWithPassword = CopyMessage(.sentence, "changedWithPassword", "It can be changed only with its password.",
+        note: "nfcscan info of an object a password protects.")
     static let cannotBeChanged = CopyMessage(.sentence, "cannotBeChanged", "It is locked and can't be changed.")
     static let isBlank = CopyMessage(.sentence, "isBlank", "It is blank and needs preparing before saving.")
 
@@ -225,7 +229,7 @@ extension CopyMessage {
     public static let all: [CopyMessage] = [
         firstPrompt, firstPromptGeneric, laterPrompt, reading, secondsLeft, timedOut, noReader, connectReader, readerBusy,
         readerNotPermitted, readerFailed, movedAwayTooSoon, readFailed, unsupportedObject, unreadableContent, empty,
-        blankObject, halfWritten, moreDetail,
+        blankObject, halfWritten, moreDetail, passwordHint,
         link, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
         bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature,
         notificationSender, notificationOpenLink, notificationOpenLinkContent, notificationOpenPhoneNumber,
@@ -245,7 +249,7 @@ extension CopyMessage {
         writePromptLink, writePromptText, writePromptInformation, writePromptErase, writePromptLock, writing, erasing,
         locking, savedDone, erasedDone, lockedDone, tooLarge, readOnly, notEmpty, writeBlank, passwordRequired, wrongPassword,
         writeMovedAway, differentObject, didNotVerify, writeUnsupported, writeFailed, canceled, lockQuestion, holds,
-        canBeChanged, cannotBeChanged, isBlank,
+        canBeChanged, changedWithPassword, cannotBeChanged, isBlank,
         askPermission, consentSaveLink, consentSaveText, consentSaveInformation, consentErase, consentLock, cannotBeUndone,
         lockedAfterSaving, scanDone, scanCanceled, actionCancel, actionAllow, actionDontAllow, actionSave, actionErase, actionLock,
         objectPoster, objectBadge, objectToy, objectProductLabel, objectLabel, objectSticker, objectCard, objectTicket,

@@ -48,6 +48,12 @@ public protocol ScanCopyCatalog: Sendable {
     var halfWritten: String { get }
     /// Added after a failure when the technical cause is hidden.
     var moreDetail: String { get }
+    /// A password protects reading the object and none was given (the write ending's sentence).
+    var passwordRequired: String { get }
+    /// The object refused the password given.
+    var wrongPassword: String { get }
+    /// Added after either: how to give the password.
+    var passwordHint: String { get }
 
     // How content is described: labels followed by the (display-safe) value.
     func link(_ value: String) -> String
@@ -157,6 +163,7 @@ public enum ScanCopy {
             ("blankObject", copy.blankObject, true),
             ("halfWritten", copy.halfWritten, true),
             ("moreDetail", copy.moreDetail, true),
+            ("passwordHint", copy.passwordHint, true),
             ("link", copy.link(sample), false),
             ("phoneNumber", copy.phoneNumber(sample), false),
             ("emailAddress", copy.emailAddress(sample), false),

@@ -56,6 +56,8 @@ public protocol WriteCopyCatalog: Sendable {
     /// `nfcscan info`: "It holds 45 of 137 bytes."
     func holds(used: Int, capacity: Int) -> String
     var canBeChanged: String { get }
+    /// `nfcscan info` of an object a password protects from changes.
+    var changedWithPassword: String { get }
     var cannotBeChanged: String { get }
     var isBlank: String { get }
 }
@@ -74,6 +76,7 @@ extension ScanCopy {
             }
             + [("writing", copy.writing, true), ("erasing", copy.erasing, true), ("locking", copy.locking, true), ("lockQuestion", copy.lockQuestion, true),
                ("holds", copy.holds(used: 45, capacity: 137), true), ("canBeChanged", copy.canBeChanged, true),
+               ("changedWithPassword", copy.changedWithPassword, true),
                ("cannotBeChanged", copy.cannotBeChanged, true), ("isBlank", copy.isBlank, true)]
     }
 }

@@ -39,6 +39,7 @@ struct ScanCommand: AsyncParsableCommand {
               nfcscan --count 3 --object badge --json > badges.jsonl
               LIBNFC_DEVICE=pn532_uart:/dev/ttyUSB0 nfcscan --timeout 10
               nfcscan --reader pn532_uart:/tmp/nfcsim-pn532 --verbose
+              nfcscan --object badge --password 1a2b3c4d
 
             --json prints the fields of Docs/json-schema.md plus "object" (uid, technology, \
             platform, product, capacity, reader, backend, round_trips); with several objects, one JSON \
@@ -66,6 +67,9 @@ struct ScanCommand: AsyncParsableCommand {
 
     @Flag(help: "Also print the technical cause of failures, and details of each read, on standard error.")
     var verbose = false
+
+    @Option(help: ArgumentHelp("The object's password, when one protects reading it.", valueName: "8 hex digits"))
+    var password: ObjectPassword?
 
     func validate() throws {
         if count < 1 { throw ValidationError("--count needs 1 or more") }
@@ -109,9 +113,10 @@ struct ScanCommand: AsyncParsableCommand {
                         deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
             let scanned: ScannedObject
             do {
-                scanned = try await session.next(timeout: wait) {
+                let password = password?.bytes
+                scanned = try await session.next(timeout: wait, arrived: {
                     prompt.show(copy.reading, deadline: nil, secondsLeft: { copy.secondsLeft($0) })
-                }
+                }, password: { password })
             } catch {
                 prompt.clear()
                 let (message, status, fatal) = Self.explain(error, copy: copy)
@@ -185,6 +190,8 @@ struct ScanCommand: AsyncParsableCommand {
             case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
             case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false)
             case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
+            case .passwordRequired: return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false)
+            case .wrongPassword: return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
             case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
             default: return (copy.readFailed, ExitStatus.readFailed, false)

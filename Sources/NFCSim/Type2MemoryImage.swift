@@ -45,6 +45,15 @@ public enum Type2MemoryImage {
         return memory
     }
 
+    /// A chip as it leaves the factory before NDEF formatting: the CC page and the data area
+    /// zero, the configuration pages in their delivery state.
+    public static func blank(product: Type2Product, uid: [UInt8]) throws(VirtualObjectError) -> [UInt8] {
+        var memory = try make(product: product, uid: uid, dataArea: [])
+        let cc = Type2Tag.ccPage * Type2Product.pageSize
+        memory.replaceSubrange(cc..<(cc + Type2Product.pageSize), with: [0, 0, 0, 0])
+        return memory
+    }
+
     /// The data area holding `message` in an NDEF Message TLV (1- or 3-byte length), then the
     /// Terminator TLV when there is room. nil `message` writes an empty NDEF TLV (a formatted,
     /// empty object).

@@ -7,9 +7,7 @@ import Testing
 
 /// A chip as it leaves the factory before NDEF formatting: CC page and data area zero.
 func blankType2(_ product: Type2Product, presence: FieldPresence = FieldPresence()) throws -> VirtualType2Tag {
-    var image = try Type2MemoryImage.make(product: product, uid: VirtualType2Tag.defaultUID, dataArea: [])
-    image.replaceSubrange(12..<16, with: [0, 0, 0, 0])
-    return try VirtualType2Tag(product: product, image: image, presence: presence)
+    try VirtualType2Tag(product: product, image: Type2MemoryImage.blank(product: product, uid: VirtualType2Tag.defaultUID), presence: presence)
 }
 
 /// Formatting, making read-only and NTAG21x passwords through ``Type2Driver`` against the
