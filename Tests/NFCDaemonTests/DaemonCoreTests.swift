@@ -1,3 +1,4 @@
+import DBusValues
 import DesktopEntries
 import NDEF
 import NFCBusAPI
@@ -196,6 +197,32 @@ import Testing
             if case .observe(.detected(_, _, _, let session)) = effect { session } else { nil }
         }
         #expect(observed == [session], "\(scanned)")
+    }
+
+    /// A scan session's password reads objects only while it is active; an object that needs one
+    /// sends the session looking again, its prompt saying why; the password is never shown.
+    @Test func aScanSessionsPasswordReadsOnlyWhileItIsActive() throws {
+        var rig = Rig()
+        let options = try ScanSessionOptions(["object": .string("badge"), "password": .array(elementSignature: "y", [1, 2, 3, 4].map(DBusValue.byte))])
+        let password = try #require(options.password)
+        #expect(password.bytes == [1, 2, 3, 4])
+        #expect("\(options)".contains("(a password)") && !"\(options)".contains("[1, 2, 3, 4]"), "\(options)")
+        let first = rig.request(.startSession(ScanSessionOptions()), from: ":1.30")
+        #expect(!first.effects.contains { if case .readPassword = $0 { true } else { false } }, "no password: none set")
+        let waiting = rig.request(.startSession(options), from: ":1.31")
+        #expect(!waiting.effects.contains(.readPassword(password)), "not while it waits")
+        let next = rig.send(.timerFired(.sessionTimeout(1)))
+        #expect(next.contains(.readPassword(password)), "\(next)")
+
+        rig.send(.reading(generation: 1, .reading))
+        let refused = rig.send(.reading(generation: 1, .needsPassword(wrong: true)))
+        let alert = ScanCopy.catalog(object: "badge").wrongPassword
+        #expect(refused.contains(.update(path: "\(ScannerAPI.sessionsPath)/2", interface: ScannerAPI.sessionInterface,
+                                         ["State": .string("active"), "AlertMessage": .string(alert)])), "\(refused)")
+        #expect(!refused.contains { "\($0)".contains("[1, 2, 3, 4]") })
+
+        let ended = rig.send(.timerFired(.sessionTimeout(2)))
+        #expect(ended.contains(.readPassword(nil)), "\(ended)")
     }
 
     /// The publisher's state becomes the Broker property, announced only when it changes.

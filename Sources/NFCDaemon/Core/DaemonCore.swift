@@ -350,6 +350,16 @@ extension DaemonCore {
                 sessionChanged(session.id, ["State": .string("active")])
                 showSheet(session.id, .looking)
             }
+        case .needsPassword(let wrong):
+            log(.notice, wrong ? "an object refused the scan session's password" : "an object needs a password to be read")
+            // The session looks again, its prompt saying why.
+            if let session = sessions.active, sessionReading == session.id {
+                sessionReading = nil
+                let text = wrong ? copy(for: session.options).wrongPassword : copy(for: session.options).passwordRequired
+                sessions.update(session.id) { $0.alertMessage = text }
+                sessionChanged(session.id, ["State": .string("active"), "AlertMessage": .string(text)])
+                showSheet(session.id, .looking)
+            }
         case .opened:
             reading.opened = true
             if readers.isEmpty, let session = sessions.active {

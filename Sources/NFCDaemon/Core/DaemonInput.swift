@@ -74,6 +74,9 @@ enum ReadingEvent: Sendable {
     case reading
     case scanned(ScannedObject)
     case failed(String)
+    /// The object could not be read without its password (`wrong`: it refused the active scan
+    /// session's).
+    case needsPassword(wrong: Bool)
     /// An object arrived while write session `session` was armed: background reading waits for
     /// ``DaemonEffect/confirmWrite(session:go:)`` before writing it (not reading it).
     case writing(session: Int)

@@ -14,8 +14,9 @@ enum BackgroundReading {
     /// appear); every reader is released before it returns.
     /// - Parameter wanted: only the reader with this identifier or name (or part of it).
     /// - Parameter writes: an armed write takes the next object that arrives: it is written, not read.
+    /// - Parameter password: what objects are read with (the active scan session's password).
     static func run(directory: ReaderDirectory, wanted: String?, writes: ArmedWrite = ArmedWrite(),
-                    events: @escaping @Sendable (ReadingEvent) -> Void) async {
+                    password: ReadPassword = ReadPassword(), events: @escaping @Sendable (ReadingEvent) -> Void) async {
         let opened = (try? await directory.openAll(named: wanted).readers) ?? []
         let session = ScanSession(readers: opened, directory: directory, wanted: wanted,
                                   added: { events(.readerAdded(ObjectIdentifier($0), name: $0.name, backend: $0.backend)) },
@@ -33,7 +34,7 @@ enum BackgroundReading {
                     guard await writes.confirmation(for: id) else { return false }
                     events(.written(session: id, await write.run(on: object)))
                     return true
-                })
+                }, password: { password.bytes })
                 events(.scanned(object))
             } catch .reader(let error) {
                 events(.ended("\(error)"))
@@ -41,6 +42,10 @@ enum BackgroundReading {
             } catch .timedOut {
                 // Only when cancelled: the session's stream ended.
                 continue
+            } catch .read(.passwordRequired, _, _) {
+                events(.needsPassword(wrong: false))
+            } catch .read(.wrongPassword, _, _) {
+                events(.needsPassword(wrong: true))
             } catch {
                 events(.failed("\(error)"))
             }
@@ -48,6 +53,17 @@ enum BackgroundReading {
         await session.close()
         await following
     }
+}
+
+/// The password objects are read with: the active scan session's, set and cleared by the daemon's
+/// loop (``DaemonEffect/readPassword(_:)``) and asked by background reading's task as each object
+/// arrives, so it sits behind a lock.
+final class ReadPassword: Sendable {
+    private let current = Mutex<SessionPassword?>(nil)
+
+    func set(_ password: SessionPassword?) { current.withLock { $0 = password } }
+
+    var bytes: [UInt8]? { current.withLock { $0?.bytes } }
 }
 
 /// The write an active write session armed: taken by the first object to arrive (once), dropped
