@@ -210,9 +210,9 @@ import Testing
         let first = rig.request(.startSession(ScanSessionOptions()), from: ":1.30")
         #expect(!first.effects.contains { if case .readPassword = $0 { true } else { false } }, "no password: none set")
         let waiting = rig.request(.startSession(options), from: ":1.31")
-        #expect(!waiting.effects.contains(.readPassword(password)), "not while it waits")
+        #expect(!waiting.effects.contains(.readPassword(session: 2, password)), "not while it waits")
         let next = rig.send(.timerFired(.sessionTimeout(1)))
-        #expect(next.contains(.readPassword(password)), "\(next)")
+        #expect(next.contains(.readPassword(session: 2, password)), "\(next)")
 
         rig.send(.reading(generation: 1, .reading))
         let refused = rig.send(.reading(generation: 1, .needsPassword(wrong: true)))
@@ -221,8 +221,13 @@ import Testing
                                          ["State": .string("active"), "AlertMessage": .string(alert)])), "\(refused)")
         #expect(!refused.contains { "\($0)".contains("[1, 2, 3, 4]") })
 
-        let ended = rig.send(.timerFired(.sessionTimeout(2)))
-        #expect(ended.contains(.readPassword(nil)), "\(ended)")
+        let read = rig.send(.reading(generation: 1, .readWithPassword(Rig.object(uri: "https://example.com/badge"), session: 2)))
+        #expect(read.contains { if case .signal(_, _, "Detected", _, ":1.31") = $0 { true } else { false } }, "\(read)")
+
+        #expect(read.contains(.dropReadPassword(session: 2)), "a single session ends with its first read: \(read)")
+        // Read with its password as it ended: neither offered nor observed for anyone else.
+        let late = rig.send(.reading(generation: 1, .readWithPassword(Rig.object(uri: "https://example.com/badge"), session: 2)))
+        #expect(!late.contains { if case .notify = $0 { true } else if case .observe = $0 { true } else { false } }, "\(late)")
     }
 
     /// The publisher's state becomes the Broker property, announced only when it changes.

@@ -188,7 +188,7 @@ extension DaemonCore {
             emit(.armWrite(session: session.id, write))
             emit(.update(path: session.path, interface: ScannerAPI.writeSessionInterface, ["State": .string("active")]))
         } else {
-            if let password = session.options.password { emit(.readPassword(password)) }
+            if let password = session.options.password { emit(.readPassword(session: session.id, password)) }
             sessionChanged(session.id, ["State": .string("active")])
         }
         showSheet(id, .looking)
@@ -213,12 +213,11 @@ extension DaemonCore {
         if let session = sessions.session(id), session.write != nil {
             return endWrite(session, reason, message: message, notify: notify, byPerson: byPerson)
         }
-        let wasActive = sessions.active?.id == id
         guard let (ended, next) = sessions.end(id) else { return }
         closeSheet(ended, byPerson ? nil : scanEnding(ended, reason, message: message))
         emit(.cancelTimer(.sessionTimeout(id)))
         // Its password reads nothing after it.
-        if wasActive, ended.options.password != nil { emit(.readPassword(nil)) }
+        if ended.options.password != nil { emit(.dropReadPassword(session: id)) }
         if sessionReading == id { sessionReading = nil }
         if notify {
             emit(.signal(path: ended.path, interface: ScannerAPI.sessionInterface, member: "Invalidated",

@@ -73,6 +73,9 @@ enum ReadingEvent: Sendable {
     /// An object arrived and is being read (``scanned(_:)`` or ``failed(_:)`` follows).
     case reading
     case scanned(ScannedObject)
+    /// An object read with scan session `session`'s password: the session's alone (dropped when
+    /// it ended meanwhile).
+    case readWithPassword(ScannedObject, session: Int)
     case failed(String)
     /// The object could not be read without its password (`wrong`: it refused the active scan
     /// session's).

@@ -34,8 +34,8 @@ enum BackgroundReading {
                     guard await writes.confirmation(for: id) else { return false }
                     events(.written(session: id, await write.run(on: object)))
                     return true
-                }, password: { password.bytes })
-                events(.scanned(object))
+                }, password: { password.take() })
+                if let session = password.takenBy { events(.readWithPassword(object, session: session)) } else { events(.scanned(object)) }
             } catch .reader(let error) {
                 events(.ended("\(error)"))
                 break
@@ -55,15 +55,32 @@ enum BackgroundReading {
     }
 }
 
-/// The password objects are read with: the active scan session's, set and cleared by the daemon's
-/// loop (``DaemonEffect/readPassword(_:)``) and asked by background reading's task as each object
-/// arrives, so it sits behind a lock.
+/// The password objects are read with: the active scan session's, set and dropped by the daemon's
+/// loop (``DaemonEffect/readPassword(session:_:)``) and taken by background reading's task as each
+/// object is read, which then says whose it was, so it sits behind a lock.
 final class ReadPassword: Sendable {
-    private let current = Mutex<SessionPassword?>(nil)
+    private struct State {
+        var current: (session: Int, password: SessionPassword)?
+        var takenBy: Int?
+    }
 
-    func set(_ password: SessionPassword?) { current.withLock { $0 = password } }
+    private let state = Mutex(State())
 
-    var bytes: [UInt8]? { current.withLock { $0?.bytes } }
+    func set(_ session: Int, _ password: SessionPassword) { state.withLock { $0.current = (session, password) } }
+
+    /// Drops session `session`'s password (not a later session's).
+    func drop(_ session: Int) { state.withLock { if $0.current?.session == session { $0.current = nil } } }
+
+    /// The password to read the arriving object with, noting whose it is (``takenBy``).
+    func take() -> [UInt8]? {
+        state.withLock { state in
+            state.takenBy = state.current?.session
+            return state.current?.password.bytes
+        }
+    }
+
+    /// The session whose password the last object was read with; nil: none.
+    var takenBy: Int? { state.withLock { $0.takenBy } }
 }
 
 /// The write an active write session armed: taken by the first object to arrive (once), dropped

@@ -156,7 +156,8 @@ struct EffectRunner {
         case .armWrite(let session, let write): writes.arm(session, write)
         case .disarmWrite(let session): writes.disarm(session)
         case .confirmWrite(let session, let go): writes.confirm(session, go)
-        case .readPassword(let password): readPassword.set(password)
+        case .readPassword(let session, let password): readPassword.set(session, password)
+        case .dropReadPassword(let session): readPassword.drop(session)
         case .armTimer(let timer, let delay):
             let sink = sink
             timers.removeValue(forKey: timer)?.cancel()
