@@ -51,3 +51,19 @@ import TestSupport
         #expect(info.stdout == "It is blank and needs preparing before saving.\n", "\(info.stderr)")
     }
 }
+
+/// The same through a private pcscd: a reader with a pass-through (an ACR122U) carries PWD_AUTH.
+@Suite(.serialized) struct PasswordPCSCScanTests {
+    @Test func aReadProtectedObjectReadsWithItsPasswordThroughAnACR122U() throws {
+        let pcscd = try PrivatePCSCD(nfcsim: ["--reader", "acr122u", "--uri", "https://example.com/poster", "--password", "1a2b3c4d",
+                                              "--protect", "read", "--after", "0.5", "--for", "20"])
+        defer { pcscd.stop() }
+        let without = try PCSCScanTests.nfcscan(["--object", "poster", "--timeout", "10"], socket: pcscd.socket)
+        #expect(without.status == 83, "\(without.stderr)\n\(pcscd.log)")
+        #expect(without.stderr.contains(PasswordCommandTests.protected + "\n" + PasswordCommandTests.hint), "\(without.stderr)")
+        // Reading again needs the object to arrive again: the next scan reopens the reader.
+        let with = try PCSCScanTests.nfcscan(["--json", "--password", "1a2b3c4d", "--timeout", "10"], socket: pcscd.socket)
+        #expect(with.status == 0, "\(with.stderr)\n\(pcscd.log)")
+        #expect(with.stdout.contains("https://example.com/poster"), "\(with.stdout)")
+    }
+}
