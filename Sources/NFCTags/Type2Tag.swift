@@ -31,26 +31,26 @@ public enum Type2Tag {
 
     /// Reads the message. `uid` is passed through to the result when the backend knows it.
     ///
-    /// `password`: an NTAG21x password, sent (PWD_AUTH) before the first READ when the chip has one
-    /// and the link passes it. A refused password does not fail the read by itself (the object may
-    /// not protect reading); a page refused afterwards, on a chip whose configuration pages refuse
-    /// READ too, is ``TagReadError/wrongPassword`` (``TagReadError/passwordRequired`` without one).
+    /// `password`: an NTAG21x password, sent (PWD_AUTH) only to a chip that refuses to be read
+    /// without it: a READ NAK on a chip whose configuration pages refuse READ too (PROT with AUTH0
+    /// at or before the page). Then the read starts again after PWD_AUTH; a refused password is
+    /// ``TagReadError/wrongPassword``, none ``TagReadError/passwordRequired``. An object that
+    /// does not protect reading never sees the password, so a wrong one cannot count against its
+    /// AUTHLIM (the failed attempts after which an NTAG21x refuses its password for good).
     public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil, password: [UInt8]? = nil,
                                 initialDataBytes: Int = initialDataBytes) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
         let product = try await identify(&link)
-        var authenticated = false
-        if let password, product?.configurationPages != nil {
-            guard password.count == 4 else { throw .unsupported("a password for this chip is 4 bytes, not \(password.count)") }
-            authenticated = try await authenticate(&link, password) == .accepted
-        }
         do {
             return try await readMessage(&link, product: product, uid: uid, initialDataBytes: initialDataBytes)
         } catch .nak(let command, let code) {
-            guard !authenticated, let pages = product?.configurationPages, await refusesConfiguration(&link, pages) else {
+            guard let pages = product?.configurationPages, await refusesConfiguration(&link, pages) else {
                 throw .nak(command: command, code: code)
             }
-            throw password == nil ? .passwordRequired : .wrongPassword
+            guard let password else { throw .passwordRequired }
+            guard password.count == 4 else { throw .unsupported("a password for this chip is 4 bytes, not \(password.count)") }
+            guard try await authenticate(&link, password) == .accepted else { throw .wrongPassword }
+            return try await readMessage(&link, product: product, uid: uid, initialDataBytes: initialDataBytes)
         }
     }
 

@@ -293,10 +293,13 @@ func blankType2(_ product: Type2Product, presence: FieldPresence = FieldPresence
     }
 
     @Test func aPasswordDoesNotHinderReadingAnUnprotectedChip() async throws {
-        // Not its password, but reading is not protected (writing is): the read goes on.
+        // Not its password, but reading is not protected (writing is): the read goes on, and the
+        // chip never sees the password (a wrong one would count against its AUTHLIM).
         var tag = try VirtualType2Tag(product: .ntag213, message: poster)
         tag.protect(from: 4, password: Self.password)
-        #expect(try await Type2Tag.readNDEF(over: InProcessTransport(tag), password: [0, 0, 0, 0]).message == poster)
+        let transport = InProcessTransport(tag)
+        #expect(try await Type2Tag.readNDEF(over: transport, password: [0, 0, 0, 0]).message == poster)
+        #expect(await !transport.commands.contains { $0.first == Type2PasswordProtection.authenticateCode })
         // A chip without a password (the original Ultralight) is read as it is.
         let ultralight = try VirtualType2Tag(product: .ultralight, message: poster)
         #expect(try await Type2Tag.readNDEF(over: InProcessTransport(ultralight), password: Self.password).message == poster)
