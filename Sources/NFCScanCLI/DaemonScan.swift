@@ -22,7 +22,7 @@ extension ScanCommand {
             let session: DaemonScanSession
             do {
                 session = try await DaemonScanSession.start(
-                    .init(object: object, multiple: wanted > 1, timeout: seconds, language: language, password: password?.bytes), on: bus)
+                    .init(object: object, multiple: wanted > 1, timeout: seconds, language: language, password: password.bytes), on: bus)
             } catch .remote(name: "org.nfcscan.Error.RadioDisabled", let message) {
                 report(copy.radioDisabled, detail: "nfcscand refused the scan session: \(message)")
                 return ExitStatus.noReader

@@ -28,11 +28,10 @@ struct InfoCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ObjectCommandOptions
 
-    @Option(help: ArgumentHelp("The object's password, when one protects reading it.", valueName: "8 hex digits"))
-    var password: ObjectPassword?
+    @OptionGroup var password: PasswordOption
 
     func run() async throws {
-        try await ObjectChange(options: options, job: .status(password: password?.bytes)).run()
+        try await ObjectChange(options: options, job: .status(password: password.bytes)).run()
     }
 
     static func print(_ status: TagStatus, place: ObjectIdentity, options: ObjectCommandOptions) {

@@ -68,8 +68,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Also print the technical cause of failures, and details of each read, on standard error.")
     var verbose = false
 
-    @Option(help: ArgumentHelp("The object's password, when one protects reading it.", valueName: "8 hex digits"))
-    var password: ObjectPassword?
+    @OptionGroup var password: PasswordOption
 
     func validate() throws {
         if count < 1 { throw ValidationError("--count needs 1 or more") }
@@ -113,10 +112,10 @@ struct ScanCommand: AsyncParsableCommand {
                         deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
             let scanned: ScannedObject
             do {
-                let password = password?.bytes
+                let bytes = password.bytes
                 scanned = try await session.next(timeout: wait, arrived: {
                     prompt.show(copy.reading, deadline: nil, secondsLeft: { copy.secondsLeft($0) })
-                }, password: { password })
+                }, password: { bytes })
             } catch {
                 prompt.clear()
                 let (message, status, fatal) = Self.explain(error, copy: copy)

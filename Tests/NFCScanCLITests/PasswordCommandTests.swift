@@ -21,6 +21,11 @@ import TestSupport
         let right = try ScanCLI.run(["--json", "--password", "1a2b3c4d", "--timeout", "10"], connstring: sim.connstring)
         #expect(right.status == 0, "\(right.stderr)")
         #expect(right.stdout.contains("https://example.com/poster"), "\(right.stdout)")
+        // From the environment, where other users cannot see it; a malformed one is a usage error.
+        let hidden = try ScanCLI.run(["--json", "--timeout", "10"], connstring: sim.connstring, environment: ["NFCSCAN_PASSWORD": "1a2b3c4d"])
+        #expect(hidden.status == 0 && hidden.stdout.contains("https://example.com/poster"), "\(hidden.stderr)")
+        let malformed = try ScanCLI.run(["--timeout", "10"], connstring: sim.connstring, environment: ["NFCSCAN_PASSWORD": "secret"])
+        #expect(malformed.status == 64 && malformed.stderr.contains("NFCSCAN_PASSWORD needs 8 hexadecimal digits"), "\(malformed.stderr)")
 
         let info = try ScanCLI.run(["info", "--object", "poster", "--timeout", "10"], connstring: sim.connstring)
         #expect(info.status == 83, "\(info.stderr)")
