@@ -62,7 +62,7 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
             "a reserved memory area at byte \(address) lies inside the NDEF message (not supported)"
         case .nak(let command, let code): "the object refused \(command) (NAK \(Hex.code(code)))"
         case .passwordRequired: "reading is protected by a password"
-        case .wrongPassword: "reading is protected by a password, which refused the one given"
+        case .wrongPassword: "reading is protected by a password, and the object refused the one given"
         case .unexpectedResponse(let command, let expected, let received):
             "\(command) answered \(received) bytes, expected \(expected)"
         case .noNDEFApplication: "the object has no NDEF application"

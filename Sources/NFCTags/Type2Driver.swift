@@ -2,8 +2,8 @@
 public struct Type2Driver: TagDriver {
     public let transport: any TagTransport
     public let uid: [UInt8]?
-    /// The NTAG21x password that reading and ``status()`` send first (writes take theirs from
-    /// ``WriteOptions``).
+    /// The NTAG21x password for reading (sent only to a chip that refuses to be read without it)
+    /// and for ``status()`` (sent first, as writes send theirs from ``WriteOptions``).
     public let password: [UInt8]?
     public var platform: TagPlatform { .type2 }
 

@@ -54,7 +54,7 @@ public enum Type2Tag {
         }
     }
 
-    /// The read after GET_VERSION (and PWD_AUTH): see the type's documentation.
+    /// The read after GET_VERSION (or after PWD_AUTH): see the type's documentation.
     private static func readMessage(_ link: inout CountedLink, product: Type2Product?, uid: [UInt8]?,
                                     initialDataBytes: Int) async throws(TagReadError) -> TagReading {
         let initialDataBytes = max(Type2Product.pageSize, initialDataBytes)    // every read must make progress
