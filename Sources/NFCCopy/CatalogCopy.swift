@@ -43,6 +43,9 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var halfWritten: String { say(.halfWritten) }
     public var moreDetail: String { say(.moreDetail) }
     public var noReaderHelp: String { say(.noReaderHelp) }
+    public var passwordRequired: String { say(.passwordRequired) }
+    public var wrongPassword: String { say(.wrongPassword) }
+    public var passwordHint: String { say(.passwordHint) }
 
     public func link(_ value: String) -> String { say(.link, ["link": value]) }
     public func incompleteLink(_ value: String) -> String { say(.incompleteLink, ["link": value]) }
@@ -203,6 +206,7 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
         words.text(.holds, count: capacity, ["used": String(used), "capacity": String(capacity)])
     }
     public var canBeChanged: String { say(.canBeChanged) }
+    public var changedWithPassword: String { say(.changedWithPassword) }
     public var cannotBeChanged: String { say(.cannotBeChanged) }
     public var isBlank: String { say(.isBlank) }
     public var formatHint: String { say(.formatHint) }

@@ -41,6 +41,8 @@ extension CopyMessage {
         note: "Added after a failure; --verbose is the command's option and stays as it is.")
     static let noReaderHelp = CopyMessage(.sentence, "noReaderHelp", "To connect one, see “man nfcscan” (READERS).",
         note: "nfcscan, after \"No reader was found.\": where connecting a reader is explained; the command and the section's name stay as they are.")
+    static let passwordHint = CopyMessage(.sentence, "passwordHint", "Run again with --password and its password.",
+        note: "Added after \"protected by a password\" or \"didn't accept the password\"; --password is the command's option and stays as it is.")
 
     // What an object holds: a label, then the value as read.
     static let link = CopyMessage(.label, "link", "Link: {link}")
@@ -188,6 +190,8 @@ extension CopyMessage {
         plural: "It holds {used} of {capacity} bytes.",
         note: "How full the object is (nfcscan info). The form follows {capacity}.")
     static let canBeChanged = CopyMessage(.sentence, "canBeChanged", "It can be changed.")
+    static let changedWithPassword = CopyMessage(.sentence, "changedWithPassword", "It can be changed only with its password.",
+        note: "nfcscan info of an object a password protects.")
     static let cannotBeChanged = CopyMessage(.sentence, "cannotBeChanged", "It is locked and can't be changed.")
     static let isBlank = CopyMessage(.sentence, "isBlank", "It is blank and needs preparing before saving.")
     static let formatHint = CopyMessage(.sentence, "writeHint.blank", "Run again with --format to prepare the {object}.",
@@ -242,7 +246,7 @@ extension CopyMessage {
     public static let all: [CopyMessage] = [
         firstPrompt, firstPromptGeneric, laterPrompt, reading, secondsLeft, timedOut, noReader, connectReader, readerBusy,
         readerNotPermitted, readerFailed, movedAwayTooSoon, readFailed, unsupportedObject, unreadableContent, empty,
-        blankObject, halfWritten, moreDetail, noReaderHelp,
+        blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint,
         link, incompleteLink, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
         bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature,
         notificationSender, notificationOpenLink, notificationOpenLinkContent, notificationOpenPhoneNumber,
@@ -263,7 +267,7 @@ extension CopyMessage {
         writePromptLink, writePromptText, writePromptInformation, writePromptErase, writePromptLock, writing, erasing,
         locking, savedDone, erasedDone, lockedDone, tooLarge, readOnly, notEmpty, writeBlank, passwordRequired, wrongPassword,
         writeMovedAway, differentObject, didNotVerify, writeUnsupported, writeFailed, canceled, lockQuestion, holds,
-        canBeChanged, cannotBeChanged, isBlank, formatHint, sizeHint, progress,
+        canBeChanged, changedWithPassword, cannotBeChanged, isBlank, formatHint, sizeHint, progress,
         askPermission, consentSaveLink, consentSaveText, consentSaveInformation, consentErase, consentLock, cannotBeUndone,
         lockedAfterSaving, scanDone, scanCanceled, actionCancel, actionAllow, actionDontAllow, actionSave, actionErase, actionLock,
         objectPoster, objectBadge, objectToy, objectProductLabel, objectLabel, objectSticker, objectCard, objectTicket,

@@ -50,6 +50,12 @@ public protocol ScanCopyCatalog: Sendable {
     var moreDetail: String { get }
     /// After ``noReader`` on the command line: where connecting a reader is explained.
     var noReaderHelp: String { get }
+    /// A password protects reading the object and none was given (the write ending's sentence).
+    var passwordRequired: String { get }
+    /// The object refused the password given.
+    var wrongPassword: String { get }
+    /// Added after either: how to give the password.
+    var passwordHint: String { get }
 
     // How content is described: labels followed by the (display-safe) value.
     func link(_ value: String) -> String
@@ -168,6 +174,7 @@ public enum ScanCopy {
             ("halfWritten", copy.halfWritten, true),
             ("moreDetail", copy.moreDetail, true),
             ("noReaderHelp", copy.noReaderHelp, true),
+            ("passwordHint", copy.passwordHint, true),
             ("link", copy.link(sample), false),
             ("phoneNumber", copy.phoneNumber(sample), false),
             ("emailAddress", copy.emailAddress(sample), false),

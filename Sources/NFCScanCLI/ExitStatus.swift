@@ -25,7 +25,7 @@ enum ExitStatus {
     static let readOnly = ExitCode(81)
     /// The object is blank: it needs --format (nothing was written).
     static let blank = ExitCode(82)
-    /// A password protects the object, and none or a wrong one was given.
+    /// A password protects the object (writing, or reading too), and none or a wrong one was given.
     static let password = ExitCode(83)
     /// What was read back differs from what was written.
     static let didNotVerify = ExitCode(84)
@@ -39,7 +39,8 @@ enum ExitStatus {
         0 success, 64 usage error, 65 the object holds invalid data, 69 no reader found, \
         73 reader busy (another program or a kernel driver holds it), 74 read failed (the object \
         moved away too soon, could not be read, or the reader stopped working), 75 no object \
-        before the timeout, 77 no permission to use the reader.
+        before the timeout, 77 no permission to use the reader, 83 the object's password is needed \
+        (--password) or was refused.
         """
     static let writeSummary = changeSummary([
         (0, "success"), (64, "usage error"), (65, "the message is not valid"), (66, "the --ndef file cannot be read"),

@@ -12,8 +12,8 @@ import Systemd
 enum ObjectJob: Sendable {
     /// Write, erase or lock (``ObjectWrite``: locking only after a verified write, only when asked).
     case write(ObjectWrite)
-    /// Say what the object is, changing nothing.
-    case status
+    /// Say what the object is, changing nothing (`password`: the one that reads it, when one protects it).
+    case status(password: [UInt8]?)
 
     /// What the prompts and endings speak of; nil: only looking.
     var action: WriteAction? {
@@ -109,9 +109,9 @@ struct ObjectChange {
             let result = await write.run(on: object)
             if let error = result.error { return .failure(error) }
             return .success(.written(result))
-        case .status:
+        case .status(let password):
             do throws(TagWriteError) {
-                let status = try await object.perform { driver throws(TagWriteError) in try await driver.status() }
+                let status = try await object.perform(password: password) { driver throws(TagWriteError) in try await driver.status() }
                 await object.release()
                 return .success(.status(status))
             } catch {
@@ -177,7 +177,7 @@ struct ObjectChange {
                     return ending.code == "radio-disabled" ? ExitStatus.noReader : ExitStatus.readFailed
                 }
                 guard known == .done else {
-                    fail(ending.message, ending: known, detail: ending.error ?? ending.code, place: nil)
+                    fail(Self.hinted(ending.message, known, copy: copy), ending: known, detail: ending.error ?? ending.code, place: nil)
                     if let hint = hint(for: known, error: nil, writeCopy: ScanCopy.writeCatalog(for: language, object: options.object)) {
                         printError(hint)
                     }
@@ -212,12 +212,19 @@ struct ObjectChange {
 
     /// The person's sentence for an ending: a write's own, or the reading copy's when only looking.
     private func sentence(for ending: WriteEnding, copy: any ScanCopyCatalog, writeCopy: any WriteCopyCatalog) -> String {
-        if let action = job.action { return writeCopy.writeEnded(ending, action) }
+        if let action = job.action { return Self.hinted(writeCopy.writeEnded(ending, action), ending, copy: copy) }
         switch ending {
         case .movedAwayTooSoon: return copy.movedAwayTooSoon
         case .unsupported: return copy.unsupportedObject
+        case .passwordRequired: return Self.hinted(copy.passwordRequired, ending, copy: copy)
+        case .wrongPassword: return Self.hinted(copy.wrongPassword, ending, copy: copy)
         default: return copy.readFailed
         }
+    }
+
+    /// `sentence`, followed for a password ending by how to give the password (a line of its own).
+    static func hinted(_ sentence: String, _ ending: WriteEnding, copy: any ScanCopyCatalog) -> String {
+        ending == .passwordRequired || ending == .wrongPassword ? sentence + "\n" + copy.passwordHint : sentence
     }
 
     /// The sentence on standard error (with --verbose, the object and reader, and the cause);

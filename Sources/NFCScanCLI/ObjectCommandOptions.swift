@@ -1,5 +1,8 @@
 import ArgumentParser
 import NFCCopy
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Which object the prompts name and which reader to use: what scanning and every command that
 /// changes an object share.
@@ -56,7 +59,32 @@ struct ObjectCommandOptions: ParsableArguments {
     var wait: Duration { .milliseconds(Int64((timeout ?? 60) * 1000)) }
 }
 
-/// `--password`: an NTAG password, 8 hexadecimal digits (4 bytes).
+/// `--password`, or NFCSCAN_PASSWORD: the password of an object that protects itself with one.
+/// The command line shows it to every user of the computer (ps); the environment only to the
+/// person's own processes.
+struct PasswordOption: ParsableArguments {
+    static let environmentVariable = "NFCSCAN_PASSWORD"
+
+    @Option(help: ArgumentHelp("The object's password, when one protects it (or NFCSCAN_PASSWORD, which other users cannot see).", valueName: "8 hex digits"))
+    var password: ObjectPassword?
+
+    func validate() throws {
+        if password == nil, let text = Self.environment, ObjectPassword(argument: text) == nil {
+            throw ValidationError("\(Self.environmentVariable) needs 8 hexadecimal digits, such as 1a2b3c4d")
+        }
+    }
+
+    /// The password given, nil for none.
+    var bytes: [UInt8]? { (password ?? Self.environment.flatMap(ObjectPassword.init(argument:)))?.bytes }
+
+    private static var environment: String? {
+        guard let value = getenv(environmentVariable) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}
+
+/// An NTAG password, 8 hexadecimal digits (4 bytes).
 struct ObjectPassword: ExpressibleByArgument {
     var bytes: [UInt8]
 

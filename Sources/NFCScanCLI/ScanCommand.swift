@@ -42,6 +42,7 @@ struct ScanCommand: AsyncParsableCommand {
               nfcscan --count 3 --object badge --json > badges.jsonl
               LIBNFC_DEVICE=pn532_uart:/dev/ttyUSB0 nfcscan --timeout 10
               nfcscan --reader pn532_uart:/tmp/nfcsim-pn532 --verbose
+              nfcscan --object badge --password 1a2b3c4d
 
             --json prints the fields of Docs/json-schema.md plus "object" (uid, technology, \
             platform, product, capacity, reader, backend, round_trips); with several objects, one JSON \
@@ -69,6 +70,8 @@ struct ScanCommand: AsyncParsableCommand {
 
     @Flag(help: "Also print the technical cause of failures, and details of each read, on standard error.")
     var verbose = false
+
+    @OptionGroup var password: PasswordOption
 
     func validate() throws {
         if count < 1 { throw ValidationError("--count needs 1 or more") }
@@ -112,9 +115,10 @@ struct ScanCommand: AsyncParsableCommand {
                         deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
             let scanned: ScannedObject
             do {
-                scanned = try await session.next(timeout: wait) {
+                let bytes = password.bytes
+                scanned = try await session.next(timeout: wait, arrived: {
                     prompt.show(copy.reading, deadline: nil, secondsLeft: { copy.secondsLeft($0) })
-                }
+                }, password: { bytes })
             } catch {
                 prompt.clear()
                 let (message, status, fatal) = Self.explain(error, copy: copy)
@@ -188,6 +192,8 @@ struct ScanCommand: AsyncParsableCommand {
             case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
             case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false)
             case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
+            case .passwordRequired: return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false)
+            case .wrongPassword: return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
             case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
             default: return (copy.readFailed, ExitStatus.readFailed, false)

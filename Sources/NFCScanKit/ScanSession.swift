@@ -169,14 +169,18 @@ public final class ScanSession: Sendable {
     /// `claim` sees each arrival first: when it returns true it has done what it wanted with the
     /// object (nfcscand's write session writes it) and released it, and the object is not read;
     /// the wait goes on (a `timeout` starts again).
+    ///
+    /// `password` is asked as each object is read: the password the person (or the app whose
+    /// session is active) gave for read-protected objects, nil for none.
     public func next(timeout: Duration?, arrived: @Sendable () -> Void = {},
-                     claim: @Sendable (DetectedObject) async -> Bool = { _ in false }) async throws(ScanFailure) -> ScannedObject {
+                     claim: @Sendable (DetectedObject) async -> Bool = { _ in false },
+                     password: @Sendable () -> [UInt8]? = { nil }) async throws(ScanFailure) -> ScannedObject {
         var (object, reader) = try await nextArrival(timeout: timeout)
         while await claim(object) { (object, reader) = try await nextArrival(timeout: timeout) }
         arrived()
         // Read once, then let go: another program may want the object while it stays.
         do {
-            let reading = try await object.readNDEF()
+            let reading = try await object.readNDEF(password: password())
             await object.release()
             return ScannedObject(readerName: reader.name, backend: reader.backend, identifier: object.identifier,
                                  technology: object.technology, reading: reading)

@@ -366,6 +366,23 @@ extension DaemonCore {
                 sessionChanged(session.id, ["State": .string("active")])
                 showSheet(session.id, .looking)
             }
+        case .readWithPassword(let object, let session):
+            guard sessions.active?.id == session else {
+                // Its session ended while it was read: what its password opened is nobody else's.
+                if sessionReading == session { sessionReading = nil }
+                return log(.info, "an object read with ended scan session \(session)'s password is not offered")
+            }
+            handle(.scanned(object))
+        case .needsPassword(let wrong):
+            log(.notice, wrong ? "an object refused the scan session's password" : "an object needs a password to be read")
+            // The session looks again, its prompt saying why.
+            if let session = sessions.active, sessionReading == session.id {
+                sessionReading = nil
+                let text = wrong ? copy(for: session.options).wrongPassword : copy(for: session.options).passwordRequired
+                sessions.update(session.id) { $0.alertMessage = text }
+                sessionChanged(session.id, ["State": .string("active"), "AlertMessage": .string(text)])
+                showSheet(session.id, .looking)
+            }
         case .opened:
             reading.opened = true
             if readers.isEmpty, let session = sessions.active {

@@ -53,6 +53,11 @@ enum DaemonEffect: Sendable, Equatable {
     case armWrite(session: Int, ObjectWrite)
     /// Write session `session` ended: objects are read again (a write already under way finishes).
     case disarmWrite(session: Int)
+    /// Background reading reads every object with scan session `session`'s password from now on
+    /// (it became active): ``DaemonInput/reading(generation:_:)`` with `readWithPassword` follows.
+    case readPassword(session: Int, SessionPassword)
+    /// Scan session `session` ended: objects are read without its password again.
+    case dropReadPassword(session: Int)
     /// Answers background reading, which took session `session`'s write for an object and waits:
     /// write it (`go`), or read it as any other object (the session ended meanwhile).
     case confirmWrite(session: Int, go: Bool)

@@ -73,7 +73,13 @@ enum ReadingEvent: Sendable {
     /// An object arrived and is being read (``scanned(_:)`` or ``failed(_:)`` follows).
     case reading
     case scanned(ScannedObject)
+    /// An object read with scan session `session`'s password: the session's alone (dropped when
+    /// it ended meanwhile).
+    case readWithPassword(ScannedObject, session: Int)
     case failed(String)
+    /// The object could not be read without its password (`wrong`: it refused the active scan
+    /// session's).
+    case needsPassword(wrong: Bool)
     /// An object arrived while write session `session` was armed: background reading waits for
     /// ``DaemonEffect/confirmWrite(session:go:)`` before writing it (not reading it).
     case writing(session: Int)
