@@ -92,6 +92,7 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
         case .item: say(.notificationHoldsItem, ["value": value])
         }
     }
+    public func notificationHoldsIncompleteLink(_ link: String) -> String { say(.notificationHoldsIncompleteLink, ["link": link]) }
     public var actionOpen: String { say(.actionOpen) }
     public var actionOpenInBrowser: String { say(.actionOpenInBrowser) }
     public func notificationDefault(_ offer: DefaultAppOffer) -> String {
