@@ -46,6 +46,7 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var passwordRequired: String { say(.passwordRequired) }
     public var wrongPassword: String { say(.wrongPassword) }
     public var passwordHint: String { say(.passwordHint) }
+    public var passwordReaderHint: String { say(.passwordReaderHint) }
 
     public func link(_ value: String) -> String { say(.link, ["link": value]) }
     public func incompleteLink(_ value: String) -> String { say(.incompleteLink, ["link": value]) }

@@ -43,6 +43,8 @@ extension CopyMessage {
         note: "nfcscan, after \"No reader was found.\": where connecting a reader is explained; the command and the section's name stay as they are.")
     static let passwordHint = CopyMessage(.sentence, "passwordHint", "Run again with --password and its password.",
         note: "Added after \"protected by a password\" or \"didn't accept the password\"; --password is the command's option and stays as it is.")
+    static let passwordReaderHint = CopyMessage(.sentence, "passwordReaderHint", "This reader can't send a password. Use another reader.",
+        note: "Added after \"protected by a password\" when the reader in use cannot pass a password to the object at all (--password would not help).")
 
     // What an object holds: a label, then the value as read.
     static let link = CopyMessage(.label, "link", "Link: {link}")
@@ -249,7 +251,7 @@ extension CopyMessage {
     public static let all: [CopyMessage] = [
         firstPrompt, firstPromptGeneric, laterPrompt, reading, secondsLeft, timedOut, noReader, connectReader, readerBusy,
         readerNotPermitted, readerFailed, movedAwayTooSoon, readFailed, unsupportedObject, unreadableContent, empty,
-        blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint,
+        blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint, passwordReaderHint,
         link, incompleteLink, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
         bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature,
         notificationSender, notificationOpenLink, notificationOpenLinkContent, notificationOpenPhoneNumber,

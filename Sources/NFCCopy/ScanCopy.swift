@@ -56,6 +56,8 @@ public protocol ScanCopyCatalog: Sendable {
     var wrongPassword: String { get }
     /// Added after either: how to give the password.
     var passwordHint: String { get }
+    /// Added after ``passwordRequired`` instead when the reader cannot send a password at all.
+    var passwordReaderHint: String { get }
 
     // How content is described: labels followed by the (display-safe) value.
     func link(_ value: String) -> String
@@ -177,6 +179,7 @@ public enum ScanCopy {
             ("moreDetail", copy.moreDetail, true),
             ("noReaderHelp", copy.noReaderHelp, true),
             ("passwordHint", copy.passwordHint, true),
+            ("passwordReaderHint", copy.passwordReaderHint, true),
             ("link", copy.link(sample), false),
             ("incompleteLink", copy.incompleteLink(sample), false),
             ("phoneNumber", copy.phoneNumber(sample), false),
