@@ -194,8 +194,7 @@ struct ScanCommand: AsyncParsableCommand {
             case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
             case .passwordRequired: return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false)
             case .wrongPassword: return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false)
-            // --password can't help: the reader cannot send one (a storage-card reader).
-            case .passwordNotPassed: return (copy.passwordRequired + "\n" + copy.passwordReaderHint, ExitStatus.password, false)
+            case .passwordNotPassed: return (ObjectChange.readerCannotSendPassword(copy: copy), ExitStatus.password, false)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
             case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
             default: return (copy.readFailed, ExitStatus.readFailed, false)

@@ -38,15 +38,14 @@ public enum Type2Tag {
     /// does not protect reading never sees the password, so a wrong one cannot count against its
     /// AUTHLIM (the failed attempts after which an NTAG21x refuses its password for good). A
     /// reader that passes only READ and WRITE may say itself that the chip wants its password
-    /// (``TransportError/passwordNotPassed``): that is ``TagReadError/passwordNotPassed``.
+    /// (``TransportError/passwordNotPassed``): that is ``TagReadError/passwordNotPassed``
+    /// (``CountedLink``), whether a password was given or not.
     public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil, password: [UInt8]? = nil,
                                 initialDataBytes: Int = initialDataBytes) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
         let product = try await identify(&link)
         do {
             return try await readMessage(&link, product: product, uid: uid, initialDataBytes: initialDataBytes)
-        } catch .transport(.passwordNotPassed) {
-            throw .passwordNotPassed
         } catch .nak(let command, let code) {
             guard let pages = product?.configurationPages, await refusesConfiguration(&link, pages) else {
                 throw .nak(command: command, code: code)

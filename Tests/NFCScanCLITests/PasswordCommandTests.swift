@@ -87,5 +87,7 @@ import TestSupport
                                              socket: pcscd.socket)
         #expect(with.status == 83, "\(with.stderr)\n\(pcscd.log)")
         #expect(with.stderr.contains(cannot) && with.stderr.contains("which this reader cannot send"), "\(with.stderr)")
+        let info = try PCSCScanTests.nfcscan(["info", "--object", "poster", "--timeout", "10"], socket: pcscd.socket)
+        #expect(info.status == 83 && info.stderr.hasSuffix(cannot), "\(info.stderr)\n\(pcscd.log)")
     }
 }
