@@ -32,15 +32,20 @@ extension ScanCommand {
             }
             let deadline = ContinuousClock.now + .seconds(seconds)
             var alert: String?
+            // The session's looking again (a read failed) shows its prompt again; its first
+            // "active" (right after the first prompt) would only repeat it on a plain line.
+            var reading = false
             for await event in session {
                 switch event {
                 case .alertMessage(let text):
                     alert = text
                     prompt.show(text, deadline: deadline, secondsLeft: secondsLeft)
                 case .reading(true):
+                    reading = true
                     prompt.show(copy.reading, deadline: nil, secondsLeft: secondsLeft)
                 case .reading(false):
-                    if let alert { prompt.show(alert, deadline: deadline, secondsLeft: secondsLeft) }
+                    if reading, let alert { prompt.show(alert, deadline: deadline, secondsLeft: secondsLeft) }
+                    reading = false
                 case .detected(let scanned):
                     prompt.clear()
                     read += 1

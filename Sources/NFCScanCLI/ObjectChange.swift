@@ -43,13 +43,24 @@ struct ObjectChange {
         let language = ScanCopy.Language.preferred()
         let copy = ScanCopy.catalog(for: language, object: options.object)
         let writeCopy = ScanCopy.writeCatalog(for: language, object: options.object)
+        // Held until the command ends: nfcscand keeps its readers released meanwhile.
+        var inhibitor: DaemonInhibitor?
+        defer { inhibitor?.release() }
         if options.reader == nil, let bus = try? BusConnection.session() {
             defer { bus.close() }
             if await DaemonScanSession.daemonIsRunning(on: bus) {
                 guard case .write(let write) = job else {
-                    printError(copy.readerBusy)
-                    printError("nfcscan: nfcscand is running and uses the readers; name one with --reader (pcscd's readers can be shared), or stop it (systemctl --user stop nfcscand)")
-                    throw ExitStatus.readerBusy
+                    // Looking only has no session of its own: nfcscand lets go of the readers
+                    // while nfcscan opens them itself.
+                    do {
+                        inhibitor = try await DaemonInhibitor.take(who: "nfcscan info", why: "looking at the object", on: bus)
+                    } catch {
+                        printError(copy.readerBusy)
+                        printError("nfcscan: nfcscand is running and did not let go of the readers (\(error)); name one with --reader (pcscd's readers can be shared), or stop it (systemctl --user stop nfcscand)")
+                        throw ExitStatus.readerBusy
+                    }
+                    if options.verbose { printError("nfcscan: nfcscand is running; it lets go of the readers until nfcscan ends") }
+                    return try await direct(language: language, copy: copy, writeCopy: writeCopy, busyGrace: .seconds(3))
                 }
                 if options.verbose { printError("nfcscan: nfcscand is running; writing through it (a write session per object)") }
                 for _ in 0..<count {
@@ -58,9 +69,16 @@ struct ObjectChange {
                 return
             }
         }
+        try await direct(language: language, copy: copy, writeCopy: writeCopy, busyGrace: .zero)
+    }
+
+    /// The job on readers nfcscan opens itself; `busyGrace`: how long a reader another program
+    /// is letting go of (nfcscand, inhibited) may stay busy.
+    private func direct(language: ScanCopy.Language, copy: any ScanCopyCatalog, writeCopy: any WriteCopyCatalog,
+                        busyGrace: Duration) async throws {
         let first = job.action.map(writeCopy.writePrompt) ?? copy.firstPrompt
         let prompt = PromptLine()
-        let scope = ReaderScope(reader: options.reader, verbose: options.verbose, copy: copy)
+        let scope = ReaderScope(reader: options.reader, verbose: options.verbose, copy: copy, busyGrace: busyGrace)
         let status = try await scope.run(prompt: prompt, deadline: .now + options.wait, firstPrompt: first) { session in
             await handle(session, prompt: prompt, first: first, copy: copy, writeCopy: writeCopy)
         }

@@ -1,5 +1,6 @@
 import DesktopEntries
 import NDEF
+import NDEFReport
 import NFCBusAPI
 import NFCCopy
 @testable import NFCDaemon
@@ -198,6 +199,26 @@ import Testing
         #expect(observed == [session], "\(scanned)")
     }
 
+    /// An object read in the background and still near its reader is reported once per arrival:
+    /// a scan session started meanwhile (`nfcscan` while nfcscand runs) is handed it at once;
+    /// once it left, the next session waits for the next one.
+    @Test func aSessionTakesTheObjectAlreadyNearAReader() {
+        var rig = Rig()
+        rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/badge"))))
+        let start = rig.request(.startSession(ScanSessionOptions()))
+        let detected = start.effects.compactMap { effect -> String? in
+            guard case .signal(_, ScannerAPI.sessionInterface, "Detected", let values, ":1.10") = effect,
+                  let value = values.first, let report = ReportValue(busValue: value) else { return nil }
+            return report["records"]?.arrayValue?.first?["uri"]?.stringValue
+        }
+        #expect(detected == ["https://example.com/badge"], "\(start.effects)")
+        #expect(start.effects.contains { if case .signal(_, _, "Invalidated", let values, _) = $0 { values.first == .string("first-read") } else { false } })
+        // Gone from the reader: the next session looks for the next object.
+        rig.send(.reading(generation: 1, .departed(rig.readerID)))
+        let later = rig.request(.startSession(ScanSessionOptions()))
+        #expect(!later.effects.contains { if case .signal(_, _, "Detected", _, _) = $0 { true } else { false } }, "\(later.effects)")
+    }
+
     /// The publisher's state becomes the Broker property, announced only when it changes.
     @Test func theBrokerStatusIsAPropertyChangedOnlyWhenItChanges() {
         var rig = Rig()
@@ -333,6 +354,7 @@ import Testing
         let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
         guard case .notify(let showID, _, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else { return }
         rig.send(.completed(showID, .shown(9)))
+        rig.send(.reading(generation: 1, .departed(rig.readerID)))  // (else the session would take it at once)
         _ = rig.request(.startSession(ScanSessionOptions()), from: ":1.30")
         let stop = rig.send(.stop)
         #expect(stop.contains { if case .signal(_, _, "Invalidated", let args, _) = $0 { args.first == .string("terminated") } else { false } })

@@ -74,6 +74,8 @@ enum ReadingEvent: Sendable {
     case reading
     case scanned(ScannedObject)
     case failed(String)
+    /// The object on this reader left it.
+    case departed(ReaderID)
     /// An object arrived while write session `session` was armed: background reading waits for
     /// ``DaemonEffect/confirmWrite(session:go:)`` before writing it (not reading it).
     case writing(session: Int)
