@@ -195,6 +195,7 @@ extension DaemonCore {
         // it is this scan session's (a write takes the next object to arrive).
         if session.write == nil, let object = near.last, let active = sessions.active, active.id == id {
             log(.info, "scan session \(id) takes the object already near a reader")
+            near.removeLast()
             detected(object.report, by: active)
         }
     }

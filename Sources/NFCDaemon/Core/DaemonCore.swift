@@ -77,10 +77,10 @@ struct DaemonCore: Sendable {
     var sessions = ScanSessionQueue()
     /// The active session whose object is being read now (its State is "reading").
     var sessionReading: Int?
-    /// Objects read since they arrived and still near their reader, the latest last: a reader
+    /// Objects read in the background and still near their reader, the latest last: a reader
     /// reports an object once per arrival, so a scan session that becomes active while one lies
-    /// there (read in the background, or by an earlier session) is handed it at once, as a
-    /// direct scan opening the reader then would read it.
+    /// there is handed it at once (as a direct scan opening the reader would read it). An object
+    /// a session had stays that session's: a later one reads it only after RestartPolling.
     var near: [(reader: ReaderID, report: ReportValue)] = []
     var inhibitors: [Int: InhibitorEntry] = [:]
     var nextInhibitor = 1
@@ -386,7 +386,7 @@ extension DaemonCore {
             }
             effects.append(.observe(.detected(reader: object.readerName, uid: Hex.string(object.identifier), report: report,
                                               session: sessions.active?.id)))
-            if let reader = readers.values.first(where: { $0.name == object.readerName && $0.backend == object.backend }) {
+            if sessions.active == nil, let reader = readers.values.first(where: { $0.name == object.readerName && $0.backend == object.backend }) {
                 near.removeAll { $0.reader == reader.id }
                 near.append((reader.id, report))
             }
