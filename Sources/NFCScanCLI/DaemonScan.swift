@@ -24,10 +24,10 @@ extension ScanCommand {
                 session = try await DaemonScanSession.start(
                     .init(object: object, multiple: wanted > 1, timeout: seconds, language: language), on: bus)
             } catch .remote(name: "org.nfcscan.Error.RadioDisabled", let message) {
-                report(copy.radioDisabled, detail: "nfcscand refused the scan session: \(message)")
+                fail(copy.radioDisabled, ending: .failed, detail: "nfcscand refused the scan session: \(message)")
                 return ExitStatus.noReader
             } catch {
-                report(copy.readerBusy, detail: "nfcscand refused the scan session: \(error)")
+                fail(copy.readerBusy, ending: .failed, detail: "nfcscand refused the scan session: \(error)")
                 return ExitStatus.readerBusy
             }
             let deadline = ContinuousClock.now + .seconds(seconds)
@@ -61,16 +61,16 @@ extension ScanCommand {
                     case "timeout" where continuous && timeout == nil:
                         break
                     case "timeout":
-                        report(message.isEmpty ? copy.timedOut : message, detail: "the scan session timed out")
+                        fail(message.isEmpty ? copy.timedOut : message, ending: .timedOut, detail: "the scan session timed out")
                         return ExitStatus.timedOut
                     case "radio-disabled":
-                        report(message.isEmpty ? copy.radioDisabled : message, detail: "airplane mode ended the scan session")
+                        fail(message.isEmpty ? copy.radioDisabled : message, ending: .failed, detail: "airplane mode ended the scan session")
                         return ExitStatus.noReader
                     case "unavailable":
-                        report(message.isEmpty ? copy.noReader : message, detail: "nfcscand has no reader")
+                        fail(message.isEmpty ? copy.noReader : message, ending: .failed, detail: "nfcscand has no reader")
                         return ExitStatus.noReader
                     default:
-                        report(message.isEmpty ? copy.readerFailed : message, detail: "nfcscand ended the scan session: \(reason)")
+                        fail(message.isEmpty ? copy.readerFailed : message, ending: .failed, detail: "nfcscand ended the scan session: \(reason)")
                         return ExitStatus.readFailed
                     }
                 }

@@ -78,7 +78,7 @@ struct ObjectChange {
                         busyGrace: Duration) async throws {
         let first = job.action.map(writeCopy.writePrompt) ?? copy.firstPrompt
         let prompt = PromptLine()
-        let scope = ReaderScope(reader: options.reader, verbose: options.verbose, copy: copy, busyGrace: busyGrace)
+        let scope = ReaderScope(reader: options.reader, verbose: options.verbose, json: options.json, copy: copy, busyGrace: busyGrace)
         let status = try await scope.run(prompt: prompt, deadline: .now + options.wait, firstPrompt: first) { session in
             await handle(session, prompt: prompt, first: first, copy: copy, writeCopy: writeCopy)
         }
@@ -142,14 +142,12 @@ struct ObjectChange {
         switch outcome {
         case .written(let result):
             if options.json {
-                var fields: [ReportValue.Field] = [.init("ending", .string(WriteEnding.done.rawValue)),
-                                                   .init("written", .bool(result.written)), .init("locked", .bool(result.locked))]
+                var fields: [ReportValue.Field] = [.init("written", .bool(result.written)), .init("locked", .bool(result.locked))]
                 if let report = result.report {
                     fields += [.init("changed", .bool(report.changed)), .init("formatted", .bool(report.formatted)),
                                .init("round_trips", .int(report.roundTrips))]
                 }
-                fields.append(.init("object", place.report))
-                writeLine(JSONWriter.string(.object(fields)))
+                writeLine(JSONWriter.string(EndingReport.report(.done, fields: fields, object: place)))
             } else if let action = job.action {
                 writeLine(writeCopy.writeEnded(.done, action))
             }
@@ -195,8 +193,8 @@ struct ObjectChange {
                     return Self.status(for: known)
                 }
                 if options.json {
-                    writeLine(JSONWriter.string(.object([.init("ending", .string(known.rawValue)), .init("written", .bool(ending.written)),
-                                                         .init("locked", .bool(ending.locked))])))
+                    writeLine(JSONWriter.string(EndingReport.report(known, fields: [.init("written", .bool(ending.written)),
+                                                                                    .init("locked", .bool(ending.locked))])))
                 } else {
                     writeLine(ending.message)
                 }
@@ -226,11 +224,7 @@ struct ObjectChange {
             if let place, let reader { printError("nfcscan: \(place.summary) on \(reader)") }
             printError("nfcscan: \(detail)")
         }
-        if options.json {
-            var fields: [ReportValue.Field] = [.init("ending", .string(ending.rawValue)), .init("error", .string(detail))]
-            if let place { fields.append(.init("object", place.report)) }
-            writeLine(JSONWriter.string(.object(fields)))
-        }
+        if options.json { writeLine(JSONWriter.string(EndingReport.report(ending, error: detail, object: place))) }
     }
 
     /// The documented exit status of an ending.

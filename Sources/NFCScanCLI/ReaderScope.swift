@@ -1,4 +1,7 @@
 import ArgumentParser
+import CommandLineIO
+import NDEFReport
+import NFCObjects
 import NFCCopy
 import NFCReaders
 import NFCScanKit
@@ -10,6 +13,8 @@ import NFCScanKit
 struct ReaderScope {
     var reader: String?
     var verbose: Bool
+    /// A failure also prints its `--json` ending on standard output.
+    var json = false
     var copy: any ScanCopyCatalog
     /// How long a busy reader is tried again (one nfcscand is letting go of); zero: not at all.
     var busyGrace: Duration = .zero
@@ -29,6 +34,7 @@ struct ReaderScope {
                 let (message, status) = ScanCommand.explain(error, copy: copy)
                 printError(message)
                 if verbose { printError("nfcscan: \(error.description)") }
+                if json { writeLine(JSONWriter.string(EndingReport.report(.failed, error: error.description))) }
                 throw status
             }
             (readers, problems, noneYet) = ([], [], error)

@@ -87,7 +87,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let prompt = PromptLine()
         let deadline = scanWait.map { ContinuousClock.now + $0 }
-        let scope = ReaderScope(reader: reader, verbose: verbose, copy: copy)
+        let scope = ReaderScope(reader: reader, verbose: verbose, json: json, copy: copy)
         let status = try await scope.run(prompt: prompt, deadline: deadline, firstPrompt: copy.firstPrompt) { session in
             await scan(session, copy: copy, prompt: prompt)
         }
@@ -115,7 +115,7 @@ struct ScanCommand: AsyncParsableCommand {
             } catch {
                 prompt.clear()
                 let (message, status, fatal) = Self.explain(error, copy: copy)
-                report(message, detail: error.description)
+                fail(message, ending: Self.ending(for: error), detail: error.description)
                 if fatal || !(continuous || count > 1) { return status }
                 continue
             }
@@ -140,7 +140,7 @@ struct ScanCommand: AsyncParsableCommand {
         do {
             report = try scanned.report()
         } catch {
-            self.report(copy.unreadableContent, detail: error.description)
+            fail(copy.unreadableContent, ending: .failed, detail: error.description)
             return ExitStatus.dataError
         }
         print(report, copy: copy)
@@ -156,10 +156,27 @@ struct ScanCommand: AsyncParsableCommand {
         }
     }
 
-    /// The person's sentence on standard error; with --verbose the technical cause after it.
-    func report(_ message: String, detail: String) {
+    /// The person's sentence on standard error; with --verbose the technical cause after it;
+    /// with --json the ending on standard output too, as `nfcscan write` prints it.
+    func fail(_ message: String, ending: WriteEnding, detail: String) {
         printError(message)
         if verbose { printError("nfcscan: \(detail)") }
+        if json { writeLine(JSONWriter.string(EndingReport.report(ending, error: detail))) }
+    }
+
+    /// The `--json` ending of a failed wait or read, in the write's codes.
+    static func ending(for failure: ScanFailure) -> WriteEnding {
+        switch failure {
+        case .timedOut: .timedOut
+        case .reader: .failed
+        case .read(let error, _, _):
+            switch error {
+            case .objectRemoved: .movedAwayTooSoon
+            case .capabilityContainer(.notNDEF): .blank
+            case .unsupported: .unsupported
+            default: .failed
+            }
+        }
     }
 
     /// The person-facing sentence and exit status for a reader problem.

@@ -108,7 +108,7 @@ public enum Type1Tag {
             let ndef = blocks.first { $0.tag == .ndefMessage }
             if ndef != nil || truncation == nil && (blocks.last?.tag == .terminator || data.count == capacity) {
                 // The walk stops at the message: whatever follows it does not matter.
-                return TagReading(platform: .type1, product: product, uid: tagUID, capacity: capacity,
+                return TagReading(platform: .type1, product: product, uid: tagUID, capacity: TLVAreaWritePlan.largestMessage(in: capacity),
                                   ndefBytes: ndef.map { Array(data[$0.valueRange]) } ?? [], roundTrips: link.roundTrips)
             }
             if let truncation {

@@ -64,11 +64,11 @@ public enum Type2Tag {
             }
             if let ndef = found.blocks.first(where: { $0.tag == .ndefMessage }) {
                 try checkReservedAreas(found.blocks, around: ndef, data: data)
-                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: capacity,
+                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity),
                                   ndefBytes: Array(data[ndef.valueRange]), roundTrips: link.roundTrips)
             }
             if found.complete {
-                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: capacity,
+                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity),
                                   ndefBytes: [], roundTrips: link.roundTrips)
             }
             // The TLVs so far end exactly where the read ended: read the next stretch.
