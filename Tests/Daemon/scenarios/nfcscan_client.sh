@@ -9,6 +9,7 @@ scenario_nfcscan_client() {
   app Posters --filter uri-scheme=https,uri-host=example.com
   local status=0
   "$BUILD/nfcscan" --object poster --json --timeout 20 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
+  check "--json follows scan.schema.json" valid_json scan "$DIR/nfcscan.out"
   check "nfcscan exits 0" test "$status" = 0
   check "it asked for the poster, once (a plain line: standard error is a file)" \
     test "$(grep -c "Hold the poster near the reader to learn more." "$DIR/nfcscan.err")" = 1

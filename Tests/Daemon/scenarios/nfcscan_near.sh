@@ -11,11 +11,13 @@ scenario_nfcscan_near() {
   wait_offer "the badge read in the background"
   local status=0
   "$BUILD/nfcscan" --object badge --json --timeout 10 >"$DIR/scan.out" 2>"$DIR/scan.err" || status=$?
+  check "--json follows scan.schema.json" valid_json scan "$DIR/scan.out"
   check "the badge already near is read: exit 0" test "$status" = 0
   check "its link" test "$(json "$DIR/scan.out" 'd["records"][0]["uri"]')" = https://example.com/badge
   status=0
   # (as nfcscand does, it finds the reader through libnfc's configuration)
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false "$BUILD/nfcscan" info --object badge --json --timeout 10 >"$DIR/info.out" 2>"$DIR/info.err" || status=$?
+  check "info --json follows info.schema.json" valid_json info "$DIR/info.out"
   check "nfcscan info while nfcscand runs: exit 0" test "$status" = 0
   check "and not \"Another program is using the reader\"" test "$(grep -c "Another program" "$DIR/info.err")" = 0
   check "info: an NTAG213, read-write" test "$(json "$DIR/info.out" 'd["product"] + " " + d["access"]')" = "NTAG213 read-write"
