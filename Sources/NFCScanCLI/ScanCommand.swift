@@ -42,7 +42,9 @@ struct ScanCommand: AsyncParsableCommand {
 
             --json prints the fields of Docs/json-schema.md plus "object" (uid, technology, \
             platform, product, capacity, reader, backend, round_trips); with several objects, one JSON \
-            document per line (JSON Lines).
+            document per line (JSON Lines). A wait or read that fails prints an ending instead, as \
+            `nfcscan write --json` does: {"ending": "timeout", "error": "..."}. The schema: \
+            Docs/schemas/scan.schema.json.
 
             Exit status: \(ExitStatus.scanSummary)
             """
