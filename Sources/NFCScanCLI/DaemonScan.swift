@@ -22,7 +22,7 @@ extension ScanCommand {
             let session: DaemonScanSession
             do {
                 session = try await DaemonScanSession.start(
-                    .init(object: object, multiple: wanted > 1, timeout: seconds, language: language), on: bus)
+                    .init(object: object, multiple: wanted > 1, timeout: seconds, language: language, password: password.bytes), on: bus)
             } catch .remote(name: "org.nfcscan.Error.RadioDisabled", let message) {
                 fail(copy.radioDisabled, ending: .failed, detail: "nfcscand refused the scan session: \(message)")
                 return ExitStatus.noReader
@@ -37,6 +37,16 @@ extension ScanCommand {
             var reading = false
             for await event in session {
                 switch event {
+                case .alertMessage(let text) where text == copy.passwordRequired || text == copy.wrongPassword:
+                    // The object needs its password (or refused the one given): said as a direct scan says it.
+                    prompt.clear()
+                    let ending: WriteEnding = text == copy.passwordRequired ? .passwordRequired : .wrongPassword
+                    fail(ObjectChange.hinted(text, ending, copy: copy), ending: ending,
+                         detail: "nfcscand could not read the object without its password")
+                    guard wanted > 1 else {
+                        session.invalidate()
+                        return ExitStatus.password
+                    }
                 case .alertMessage(let text):
                     alert = text
                     prompt.show(text, deadline: deadline, secondsLeft: secondsLeft)
@@ -68,6 +78,7 @@ extension ScanCommand {
                         return ExitStatus.noReader
                     case "unavailable":
                         fail(message.isEmpty ? copy.noReader : message, ending: .failed, detail: "nfcscand has no reader")
+                        printError(copy.noReaderHelp)
                         return ExitStatus.noReader
                     default:
                         fail(message.isEmpty ? copy.readerFailed : message, ending: .failed, detail: "nfcscand ended the scan session: \(reason)")

@@ -18,7 +18,10 @@ struct ScanCommand: AsyncParsableCommand {
             nfcscan opens every reader it finds (libnfc devices: LIBNFC_DEVICE, \
             /etc/nfc/libnfc.conf and devices.d, USB readers; and every reader pcscd lists, when \
             pcscd runs), asks for the object, reads it when it comes near, and prints what it \
-            holds in plain words. Text from the object is shown \
+            holds in plain words: a link in full, with its scheme (https://), and one without \
+            any as an incomplete link; on a terminal known to show them (GNOME Terminal and other \
+            VTE terminals, kitty, foot, WezTerm, iTerm2, Windows Terminal; not when \
+            NO_HYPERLINKS is set) a web link is also clickable. Text from the object is shown \
             with control characters, terminal escape sequences and bidirectional overrides made \
             visible; nothing from the object is ever opened or run.
 
@@ -39,6 +42,7 @@ struct ScanCommand: AsyncParsableCommand {
               nfcscan --count 3 --object badge --json > badges.jsonl
               LIBNFC_DEVICE=pn532_uart:/dev/ttyUSB0 nfcscan --timeout 10
               nfcscan --reader pn532_uart:/tmp/nfcsim-pn532 --verbose
+              nfcscan --object badge --password 1a2b3c4d
 
             --json prints the fields of Docs/json-schema.md plus "object" (uid, technology, \
             platform, product, capacity, reader, backend, round_trips); with several objects, one JSON \
@@ -57,17 +61,19 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON (one document per object) instead of a description.")
     var json = false
 
-    @Option(help: ArgumentHelp("Read this many objects, then exit.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Read this many objects, then exit.", valueName: "n"))
     var count: Int = 1
 
     @Flag(help: "Keep reading objects until interrupted (Ctrl-C).")
     var continuous = false
 
-    @Option(help: ArgumentHelp("Give up when no object comes within this many seconds (default 60; with --continuous: no limit unless given).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Give up when no object comes within this many seconds (default 60; with --continuous: no limit unless given).", valueName: "seconds"))
     var timeout: Double?
 
     @Flag(help: "Also print the technical cause of failures, and details of each read, on standard error.")
     var verbose = false
+
+    @OptionGroup var password: PasswordOption
 
     func validate() throws {
         if count < 1 { throw ValidationError("--count needs 1 or more") }
@@ -111,9 +117,10 @@ struct ScanCommand: AsyncParsableCommand {
                         deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
             let scanned: ScannedObject
             do {
-                scanned = try await session.next(timeout: wait) {
+                let bytes = password.bytes
+                scanned = try await session.next(timeout: wait, arrived: {
                     prompt.show(copy.reading, deadline: nil, secondsLeft: { copy.secondsLeft($0) })
-                }
+                }, password: { bytes })
             } catch {
                 prompt.clear()
                 let (message, status, fatal) = Self.explain(error, copy: copy)
@@ -154,7 +161,7 @@ struct ScanCommand: AsyncParsableCommand {
         if json {
             writeLine(JSONWriter.string(report))
         } else {
-            writeLine(ContentDescription.lines(for: report, copy: copy).joined(separator: "\n"))
+            writeLine(ContentDescription.lines(for: report, copy: copy, hyperlinks: TerminalHyperlinks.enabled).joined(separator: "\n"))
         }
     }
 
@@ -184,7 +191,7 @@ struct ScanCommand: AsyncParsableCommand {
     /// The person-facing sentence and exit status for a reader problem.
     static func explain(_ error: ReaderError, copy: any ScanCopyCatalog) -> (String, ExitCode) {
         switch error {
-        case .noReaderFound, .openFailed, .pcscdNotRunning: (copy.noReader, ExitStatus.noReader)
+        case .noReaderFound, .openFailed, .pcscdNotRunning: (copy.noReader + "\n" + copy.noReaderHelp, ExitStatus.noReader)
         case .busy, .claimedByKernelDriver, .heldExclusively: (copy.readerBusy, ExitStatus.readerBusy)
         case .permissionDenied, .pcscAccessDenied: (copy.readerNotPermitted, ExitStatus.noPermission)
         case .readerGone, .backend, .pcsc: (copy.readerFailed, ExitStatus.readFailed)
@@ -204,6 +211,8 @@ struct ScanCommand: AsyncParsableCommand {
             case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
             case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false)
             case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
+            case .passwordRequired: return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false)
+            case .wrongPassword: return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
             case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
             default: return (copy.readFailed, ExitStatus.readFailed, false)

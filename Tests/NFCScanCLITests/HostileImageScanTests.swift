@@ -65,17 +65,17 @@ import TestSupport
             // Issue 12: a real Ultralight's NDEF TLV was followed by 0x8d… and no 0xFE.
             let tlv = TLVWalker.encode(.ndefMessage, value: try message().encoded())!
             return try ntag213(dataArea: tlv + [0x8D, 0x41, 0x00, 0x72, 0x03, 0xFF, 0x12])
-        }, stdout: "Link: example.com/poster\nText: Summer concert\n", status: 0),
+        }, stdout: "Link: https://example.com/poster\nText: Summer concert\n", status: 0),
         Case(name: "a vCard in Latin-1 between a link and a text", image: {
             // Issue 12: one payload that does not fit its type hid the whole message.
             let card = Array("BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Jos".utf8) + [0xE9] + Array("\r\nEND:VCARD\r\n".utf8)
             let records = try message().records
             let withCard = NDEFMessage(records: [records[0], NDEFRecord(tnf: .media, type: "text/vcard", payload: card), records[1]])
             return try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: withCard, capacity: Type2Product.ntag213.ccDataAreaSize))
-        }, stdout: "Link: example.com/poster\n\(ScanCopy.catalog().unreadableRecord)\nText: Summer concert\n", status: 0),
+        }, stdout: "Link: https://example.com/poster\n\(ScanCopy.catalog().unreadableRecord)\nText: Summer concert\n", status: 0),
         Case(name: "a valid image (control)", image: {
             try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: message(), capacity: Type2Product.ntag213.ccDataAreaSize))
-        }, stdout: "Link: example.com/poster\nText: Summer concert\n", status: 0),
+        }, stdout: "Link: https://example.com/poster\nText: Summer concert\n", status: 0),
     ]
 
     static func imageFile(_ bytes: [UInt8]) throws -> URL {
