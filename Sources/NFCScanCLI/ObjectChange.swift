@@ -96,8 +96,8 @@ struct ObjectChange {
             let object: DetectedObject, reader: any Reader
             do { (object, reader) = try await session.nextArrival(timeout: options.wait) } catch {
                 prompt.clear()
-                let (message, status, _) = ScanCommand.explain(error, copy: copy)
-                fail(message, ending: .timedOut, detail: error.description, place: nil)
+                let (message, status, _, ending) = ScanCommand.explain(error, copy: copy)
+                fail(message, ending: ending, detail: error.description, place: nil)
                 return status
             }
             prompt.show(job.action.map(writeCopy.busy) ?? copy.reading, deadline: nil, secondsLeft: secondsLeft)

@@ -123,8 +123,8 @@ struct ScanCommand: AsyncParsableCommand {
                 }, password: { bytes })
             } catch {
                 prompt.clear()
-                let (message, status, fatal) = Self.explain(error, copy: copy)
-                fail(message, ending: Self.ending(for: error), detail: error.description)
+                let (message, status, fatal, ending) = Self.explain(error, copy: copy)
+                fail(message, ending: ending, detail: error.description)
                 if fatal || !(continuous || count > 1) { return status }
                 continue
             }
@@ -173,21 +173,6 @@ struct ScanCommand: AsyncParsableCommand {
         if json { writeLine(JSONWriter.string(EndingReport.report(ending, error: detail))) }
     }
 
-    /// The `--json` ending of a failed wait or read, in the write's codes.
-    static func ending(for failure: ScanFailure) -> WriteEnding {
-        switch failure {
-        case .timedOut: .timedOut
-        case .reader: .failed
-        case .read(let error, _, _):
-            switch error {
-            case .objectRemoved: .movedAwayTooSoon
-            case .capabilityContainer(.notNDEF): .blank
-            case .unsupported: .unsupported
-            default: .failed
-            }
-        }
-    }
-
     /// The person-facing sentence and exit status for a reader problem.
     static func explain(_ error: ReaderError, copy: any ScanCopyCatalog) -> (String, ExitCode) {
         switch error {
@@ -198,24 +183,27 @@ struct ScanCommand: AsyncParsableCommand {
         }
     }
 
-    /// The sentence, status, and whether scanning must stop, for a failed wait or read.
-    static func explain(_ failure: ScanFailure, copy: any ScanCopyCatalog) -> (String, ExitCode, Bool) {
+    /// The sentence, status, whether scanning must stop, and the `--json` ending (in the write's
+    /// codes), for a failed wait or read.
+    static func explain(_ failure: ScanFailure, copy: any ScanCopyCatalog) -> (String, ExitCode, Bool, WriteEnding) {
         switch failure {
         case .timedOut:
-            return (copy.timedOut, ExitStatus.timedOut, true)
+            return (copy.timedOut, ExitStatus.timedOut, true, .timedOut)
         case .reader(let error):
             let (message, status) = explain(error, copy: copy)
-            return (message, status, true)
+            return (message, status, true, .failed)
         case .read(let error, _, _):
             switch error {
-            case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
-            case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false)
-            case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
-            case .passwordRequired: return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false)
-            case .wrongPassword: return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false)
-            case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
-            case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
-            default: return (copy.readFailed, ExitStatus.readFailed, false)
+            case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false, .movedAwayTooSoon)
+            case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false, .blank)
+            case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false, .failed)
+            case .passwordRequired:
+                return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false, .passwordRequired)
+            case .wrongPassword:
+                return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false, .wrongPassword)
+            case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false, .unsupported)
+            case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false, .failed)
+            default: return (copy.readFailed, ExitStatus.readFailed, false, .failed)
             }
         }
     }
