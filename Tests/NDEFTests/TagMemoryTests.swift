@@ -63,8 +63,22 @@ import Testing
         #expect(tlvError { _ = try TLVWalker.blocks(in: hex("03 ff 00fe")) } == .invalidLength(offset: 0, value: 0xFE))
         #expect(tlvError { _ = try TLVWalker.blocks(in: hex("03 ff ffff")) } == .invalidLength(offset: 0, value: 0xFFFF))
         #expect(tlvError { _ = try TLVWalker.blocks(in: hex("01 02 0000")) } == .invalidControlLength(offset: 0, length: 2))
-        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("00 04 00")) } == .reservedTag(offset: 1, tag: 4))
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("00 ff 00")) } == .reservedTag(offset: 1, tag: 0xFF))
         #expect(TLVError.truncated(offset: 0, needed: 18).description.contains("18 bytes needed"))
+    }
+
+    /// Issue 23: a TLV with a tag the specifications reserve (0x04–0xFC) is walked past by its
+    /// length, as nfcpy and the Type 2 read procedure do, not refused.
+    @Test func reservedTagsAreSkippedByTheirLength() throws {
+        let ndef = hex("d1010c55036578616d706c652e636f6d")
+        for tag: UInt8 in [0x04, 0x42, 0xFC] {
+            let memory = [0x00, tag, 0x02, 0xAA, 0xBB, 0x03, 0x10] + ndef + [0xFE]
+            #expect(try TLVWalker.blocks(in: memory).map(\.tag) == [.null, .reserved(tag), .ndefMessage])
+            #expect(try TLVWalker.firstNDEFMessage(in: memory) == ndef)
+        }
+        // Its 3-byte length form too, and one cut short says how far to read.
+        #expect(try TLVWalker.firstNDEFMessage(in: hex("10 ff 0100") + [UInt8](repeating: 0, count: 256) + [0x03, 0x10] + ndef) == ndef)
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("42 05 00")) } == .truncated(offset: 0, needed: 7))
     }
 }
 

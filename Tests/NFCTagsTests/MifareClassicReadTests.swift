@@ -161,10 +161,14 @@ import Testing
         await #expect(throws: TagReadError.messagePastEndOfMemory(needed: 4 + 0x1000, capacity: 48)) {
             try await MifareClassicTag.readNDEF(over: InProcessTransport(VirtualMifareClassic(size: .classic1K, image: huge)), uid: uid, size: .classic1K)
         }
-        // A reserved TLV tag.
-        let reserved = MifareClassicImage.makeImage(size: .classic1K, uid: uid, ndefSectors: [1, 2], dataArea: [0x42, 0x01, 0x00])
-        await #expect(throws: TagReadError.memory(.reservedTag(offset: 0, tag: 0x42))) {
-            try await MifareClassicTag.readNDEF(over: InProcessTransport(VirtualMifareClassic(size: .classic1K, image: reserved)), uid: uid, size: .classic1K)
+        // A reserved TLV tag (issue 23): walked past by its length; the message after it reads.
+        let reserved = MifareClassicImage.makeImage(size: .classic1K, uid: uid, ndefSectors: [1, 2],
+                                                    dataArea: [0x42, 0x01, 0x00] + TLVWalker.encode(.ndefMessage, value: poster.encoded())! + [0xFE])
+        #expect(try await MifareClassicTag.readNDEF(over: InProcessTransport(VirtualMifareClassic(size: .classic1K, image: reserved)), uid: uid, size: .classic1K).message == poster)
+        // Tag 0xFF is no TLV.
+        let ff = MifareClassicImage.makeImage(size: .classic1K, uid: uid, ndefSectors: [1, 2], dataArea: [0xFF, 0x01, 0x00])
+        await #expect(throws: TagReadError.memory(.reservedTag(offset: 0, tag: 0xFF))) {
+            try await MifareClassicTag.readNDEF(over: InProcessTransport(VirtualMifareClassic(size: .classic1K, image: ff)), uid: uid, size: .classic1K)
         }
         // A message spanning a gap in the NDEF sectors (1 and 3) reads across it, trailers skipped.
         let long = message(encodedSize: 80)

@@ -54,17 +54,20 @@ import Testing
         await #expect(throws: TagReadError.readAccessDenied) { try await read(tag) }
     }
 
-    @Test func reservedTLVTag() async throws {
-        let tag = try VirtualType2Tag(product: .ntag213, dataArea: hex("00 00 42 01 00"))
-        await #expect(throws: TagReadError.memory(.reservedTag(offset: 2, tag: 0x42))) { try await read(tag) }
+    @Test func reservedTLVTagIsSkipped() async throws {
+        // Issue 23: a TLV of a reserved tag is walked past by its length, not refused.
+        let tag = try VirtualType2Tag(product: .ntag213, dataArea: hex("00 00 42 01 00") + TLVWalker.encode(.ndefMessage, value: poster.encoded())! + [0xFE])
+        #expect(try await read(tag).message == poster)
+        let none = try VirtualType2Tag(product: .ntag213, dataArea: hex("00 00 42 01 00 fe"))
+        #expect(try await read(none).content == .empty)
+        let ff = try VirtualType2Tag(product: .ntag213, dataArea: hex("00 00 ff 01 00"))
+        await #expect(throws: TagReadError.memory(.reservedTag(offset: 2, tag: 0xFF))) { try await read(ff) }
     }
 
-    @Test func reservedAreaInsideTheMessage() async throws {
-        let ndef = poster.encoded()
-        // Memory Control reserving 4 bytes at byte 24: inside the NDEF TLV that starts at byte 21.
-        let area = hex("02 03 60 04 02") + [0x03, UInt8(ndef.count)] + ndef + [0xFE]
-        let tag = try VirtualType2Tag(product: .ntag213, dataArea: area)
-        await #expect(throws: TagReadError.reservedAreaInsideMessage(byteAddress: 24)) { try await read(tag) }
+    @Test func reservedAreaOverTheControlTLVItself() async throws {
+        // Memory Control reserving byte 18: inside its own TLV (bytes 16–20).
+        let tag = try VirtualType2Tag(product: .ntag213, dataArea: hex("02 03 42 04 02 03 00 fe"))
+        await #expect(throws: TagReadError.memory(.reservedAreaOverTLVs(byteAddress: 18))) { try await read(tag) }
     }
 
     @Test func messageBytesThatDoNotDecode() async throws {
