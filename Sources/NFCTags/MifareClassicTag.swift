@@ -203,7 +203,14 @@ public enum MifareClassicTag {
     public static func readNDEF(over transport: some TagTransport, uid: [UInt8],
                                 size: MifareClassicSize?) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
-        let area = try await readDirectory(uid: uid, size: size, &link)
+        let area: MifareClassicNDEFArea
+        do { area = try await readDirectory(uid: uid, size: size, &link) } catch {
+            switch error {
+            case .noNDEFApplication, .mifareClassic(.noDirectory):
+                return .blank(platform: .mifareClassic, product: size?.name, uid: uid, roundTrips: link.roundTrips)
+            default: throw error
+            }
+        }
         let geometry = area.geometry, blocks = area.blocks
         let capacity = blocks.count * MifareClassicSize.blockSize
         let product = size?.name

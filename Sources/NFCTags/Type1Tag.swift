@@ -68,11 +68,16 @@ public enum Type1Tag {
             throw .unexpectedResponse(command: "RALL", expected: 2 + Type1Command.staticMemorySize, received: rall.count)
         }
         var memory = Array(rall.dropFirst(2))
+        let dynamic = hr0 & 0x0F != 0x01
+        let product = dynamic ? "Topaz 512" : "Topaz 96"
+        let tagUID = uid ?? Array(memory[0..<7])
         let cc: Type2CapabilityContainer   // same four fields as Type 2; byte 2 is TMS here
-        do { cc = try Type2CapabilityContainer(memory[8..<12]) } catch { throw .capabilityContainer(error) }
+        do { cc = try Type2CapabilityContainer(memory[8..<12]) } catch {
+            if case .notNDEF = error { return .blank(platform: .type1, product: product, uid: tagUID, roundTrips: link.roundTrips) }
+            throw .capabilityContainer(error)
+        }
         guard cc.read == .granted else { throw .readAccessDenied }
         let tms = Int(memory[10])
-        let dynamic = hr0 & 0x0F != 0x01
         // Static chips have 120 bytes whatever TMS says; dynamic memory is reached by RSEG, whose
         // 4-bit segment number addresses at most 2 KiB.
         let memorySize = dynamic ? min((tms + 1) * 8, 16 * Type1Command.segmentSize) : Type1Command.staticMemorySize
@@ -82,8 +87,6 @@ public enum Type1Tag {
         if dynamic, transport.capabilities.maxResponseLength < Type1Command.segmentSize {
             throw .unsupported("RSEG needs \(Type1Command.segmentSize)-byte answers; the link carries \(transport.capabilities.maxResponseLength)")
         }
-        let product = dynamic ? "Topaz 512" : "Topaz 96"
-        let tagUID = uid ?? Array(memory[0..<7])
 
         while true {
             let area: TLVDataArea

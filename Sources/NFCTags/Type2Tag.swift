@@ -43,7 +43,10 @@ public enum Type2Tag {
         try await memory.read(through: memory.fastRead ? ccPage + firstPages : ccPage,
                               limit: product?.lastUserPage ?? lastAddressablePage, &link)
         let cc: Type2CapabilityContainer
-        do { cc = try Type2CapabilityContainer(memory.bytes.prefix(4)) } catch { throw .capabilityContainer(error) }
+        do { cc = try Type2CapabilityContainer(memory.bytes.prefix(4)) } catch {
+            if case .notNDEF = error { return .blank(platform: .type2, product: product?.name, uid: uid, roundTrips: link.roundTrips) }
+            throw .capabilityContainer(error)
+        }
         guard cc.read == .granted else { throw .readAccessDenied }
         let capacity = capacity(of: cc, userMemory: product?.userMemory)
         let lastDataPage = ccPage + capacity / Type2Product.pageSize

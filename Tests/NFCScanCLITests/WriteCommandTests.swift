@@ -84,9 +84,14 @@ import TestSupport
             let write = try ScanCLI.run(["write", "--text", "Shelf 3", "--object", "label", "--timeout", "10"], connstring: connstring)
             #expect(write.status == 82, "\(write.stderr)")
             #expect(write.stderr.contains("The label is blank and needs preparing first."))
+            // Issue 23: a blank object reads as holding nothing (before: exit 65).
             let scan = try ScanCLI.run(["--object", "label", "--timeout", "10"], connstring: connstring)
-            #expect(scan.status == 65)
-            #expect(scan.stderr.contains("The label is blank: nothing was ever saved on it."))
+            #expect(scan.status == 0, "\(scan.stderr)")
+            #expect(scan.stdout == "The label is blank: nothing was ever saved on it.\n")
+            let json = try ScanCLI.run(["--json", "--timeout", "10"], connstring: connstring)
+            #expect(json.status == 0, "\(json.stderr)")
+            #expect(json.stdout.hasPrefix(#"{"records":[],"object":{"uid":"#), "\(json.stdout)")
+            #expect(json.stdout.contains(#""platform":"type2","product":"NTAG213","capacity":0,"formatted":false,"#), "\(json.stdout)")
         }
     }
 

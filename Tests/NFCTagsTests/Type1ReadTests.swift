@@ -58,7 +58,9 @@ import Testing
         #expect(try await read(try VirtualType1Tag(product: .topaz96, message: nil)).content == .empty)
         var blank = try VirtualType1Tag(product: .topaz96, dataArea: [])
         blank.write([0, 0, 0, 0], at: 8)
-        await #expect(throws: TagReadError.capabilityContainer(.notNDEF(magic: 0))) { try await read(blank) }
+        // Issue 23: a blank object holds nothing, and says it is not formatted.
+        let reading = try await read(blank)
+        #expect(!reading.formatted && reading.content == .empty && reading.product == "Topaz 96")
     }
 
     @Test func hostileImages() async throws {
