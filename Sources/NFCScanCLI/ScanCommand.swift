@@ -188,7 +188,7 @@ struct ScanCommand: AsyncParsableCommand {
             case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
             case .capabilityContainer(.unsupportedVersion): return (copy.newerForm, ExitStatus.dataError, false)
             case .capabilityContainer, .readAccessDenied, .attributeChecksum, .nak, .messagePastEndOfMemory,
-                 .invalidNDEFLength, .memory:
+                 .invalidNDEFLength, .memory, .mifareClassic:
                 return (copy.unreadableContent, ExitStatus.dataError, false)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
             default: return (copy.readFailed, ExitStatus.readFailed, false)

@@ -206,7 +206,9 @@ public enum MifareClassicTag {
         let area: MifareClassicNDEFArea
         do { area = try await readDirectory(uid: uid, size: size, &link) } catch {
             switch error {
-            case .noNDEFApplication, .mifareClassic(.noDirectory):
+            // As the writer judges it: sector 0 refusing the MAD key (factory keys), no directory,
+            // or one without NDEF sectors is a card never formatted for messages.
+            case .noNDEFApplication, .mifareClassic(.noDirectory), .mifareClassic(.authenticationFailed(sector: 0, _)):
                 return .blank(platform: .mifareClassic, product: size?.name, uid: uid, roundTrips: link.roundTrips)
             default: throw error
             }

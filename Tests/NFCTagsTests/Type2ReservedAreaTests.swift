@@ -28,23 +28,18 @@ import Testing
         try await Type2Tag.readNDEF(over: InProcessTransport(tag), initialDataBytes: initialDataBytes)
     }
 
-    @Test func lockBytesBetweenTLVsAreSkipped() async throws {
-        // Before: the lock bytes 0xFF read as a TLV tag ("reserved TLV tag 0xff").
-        let tag = try VirtualType2Tag(product: .ntag213, dataArea: Self.area(control: Self.lockBetweenTLVs, reserved: 5..<7, message: poster))
-        for initial in [4, Type2Tag.initialDataBytes] {
-            let reading = try await read(tag, initialDataBytes: initial)
-            #expect(reading.message == poster)
-            #expect(reading.capacity == 144 - 2)
-        }
-    }
+    /// The two layouts: lock bytes between the control TLV and the message (before: read as a TLV
+    /// tag, "reserved TLV tag 0xff"), reserved memory inside the message (before: "a reserved
+    /// memory area at byte 24 lies inside the NDEF message (not supported)").
+    static let layouts: [(control: [UInt8], reserved: Range<Int>)] = [(lockBetweenTLVs, 5..<7), (memoryInsideMessage, 8..<12)]
 
-    @Test func reservedMemoryInsideTheMessageIsSkipped() async throws {
-        // Before: "a reserved memory area at byte 24 lies inside the NDEF message (not supported)".
-        let tag = try VirtualType2Tag(product: .ntag213, dataArea: Self.area(control: Self.memoryInsideMessage, reserved: 8..<12, message: poster))
+    @Test(arguments: layouts)
+    func theReaderSkipsTheArea(control: [UInt8], reserved: Range<Int>) async throws {
+        let tag = try VirtualType2Tag(product: .ntag213, dataArea: Self.area(control: control, reserved: reserved, message: poster))
         for initial in [4, Type2Tag.initialDataBytes] {
             let reading = try await read(tag, initialDataBytes: initial)
             #expect(reading.message == poster)
-            #expect(reading.capacity == 144 - 4)
+            #expect(reading.capacity == 144 - reserved.count)
         }
     }
 
@@ -57,7 +52,7 @@ import Testing
     }
 
     @Test func writesFlowAroundTheAreaAndNeverChangeIt() async throws {
-        for (control, reserved) in [(Self.lockBetweenTLVs, 5..<7), (Self.memoryInsideMessage, 8..<12)] {
+        for (control, reserved) in Self.layouts {
             var tag = try VirtualType2Tag(product: .ntag213, dataArea: Self.area(control: control, reserved: reserved, message: poster))
             let memory = Array(tag.memory[12..<(16 + 144)])
             let layout = try Type2DataLayout(memory: memory, userMemory: 144)
