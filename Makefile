@@ -5,8 +5,8 @@ SWIFT ?= swift
 PREFIX ?= /usr/local
 # Seconds of fuzzing in all, shared among the targets (Tests/Fuzz/run.sh), two at a time.
 FUZZ_BUDGET ?= 180
-# The version, written once: Sources/NFCScanKit/Version.swift (nfcscan --version, the package).
-VERSION := $(shell sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' Sources/NFCScanKit/Version.swift)
+# The version, written once: Sources/CommandLineIO/Version.swift (nfcscan --version, the package).
+VERSION := $(shell sed -n 's/.*static let string = "\([^"]*\)".*/\1/p' Sources/CommandLineIO/Version.swift)
 # `make deb`: a release build with the Swift runtime and Foundation linked in, in a scratch path
 # of its own so that it and the dynamic .build/release can sit side by side.
 STATIC_BUILD ?= .build-static

@@ -61,7 +61,7 @@ let package = Package(
         // An MQTT client connection (libmosquitto on its own thread, events as an AsyncStream).
         .target(name: "Mosquitto", dependencies: ["CMosquitto", "POSIXEvents"]),
         // The reader abstraction and its backends (libnfc, PC/SC); the TagTransport for a selected object.
-        .target(name: "NFCReaders", dependencies: ["LibNFC", "PCSC", "NDEF", "NFCTags"]),
+        .target(name: "NFCReaders", dependencies: ["LibNFC", "PCSC", "NDEF", "NFCTags", "POSIXEvents"]),
         // Unbuffered whole-line output shared by the command-line tools.
         .target(name: "CommandLineIO"),
         // Every string a person reads, pure: the copy catalogs and their rules, content described
@@ -100,7 +100,7 @@ let package = Package(
         // The background service: readers → dispatcher → notifications → app handlers, on D-Bus;
         // with [broker], each background object to an MQTT broker too.
         .target(name: "NFCDaemon", dependencies: [
-            "Systemd", "DBusValues", "NDEF", "NFCBusAPI", "NFCCopy", "NFCObjects", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
+            "Systemd", "CommandLineIO", "DBusValues", "NDEF", "NFCBusAPI", "NFCCopy", "NFCObjects", "NFCDispatch", "NFCScanKit", "NFCReaders", "NDEFReport", "POSIXEvents",
             "Mosquitto", "DesktopEntries", "ScanSheet", "AppIdentity",
             .product(name: "SystemPackage", package: "swift-system"),
             .product(name: "Logging", package: "swift-log"),

@@ -5,7 +5,7 @@
 #
 # Usage: scripts/make-deb.sh ROOT VERSION OUTPUT.deb
 #   ROOT     the staging tree (usr/bin/nfcscan ...); completed here in place, then packed
-#   VERSION  the package version (the Makefile reads it from Sources/NFCScanKit/Version.swift)
+#   VERSION  the package version (the Makefile reads it from Sources/CommandLineIO/Version.swift)
 #   OUTPUT   the .deb to write
 # Environment: DEB_MAINTAINER (default: the author of the last commit), SOURCE_DATE_EPOCH
 # (default: the last commit's time; every file's time in the package is clamped to it).
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 usage() { echo "usage: scripts/make-deb.sh ROOT VERSION OUTPUT.deb" >&2; exit 64; }
 [ $# -eq 3 ] || usage
 root=$1 version=$2 output=$3
-[[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]] || { echo "make-deb: \"$version\" is not a Debian version (from Sources/NFCScanKit/Version.swift)" >&2; exit 64; }
+[[ $version =~ ^[0-9][A-Za-z0-9.+~]*$ ]] || { echo "make-deb: \"$version\" is not a Debian version (from Sources/CommandLineIO/Version.swift)" >&2; exit 64; }
 for tool in dpkg-deb dpkg-shlibdeps strip gzip; do
   command -v "$tool" >/dev/null || { echo "make-deb: $tool is missing (scripts/install-deps.sh installs it: make deps)" >&2; exit 69; }
 done

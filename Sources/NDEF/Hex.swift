@@ -66,20 +66,24 @@ public enum Hex {
             utf8.removeFirst(2)
             index = 2
         }
+        // A separator after half a byte is an error only if a digit follows: at the end, the
+        // digits were odd in number (a trailing newline is no separator inside anything).
+        var separatorInByte: Int?
         for c in utf8 {
             defer { index += 1 }
             let nibble: UInt8
             switch c {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), UInt8(ascii: ":"), UInt8(ascii: "-"):
-                if high != nil { return .failure(HexError(offset: index, reason: "separator inside a byte")) }
+                if high != nil, separatorInByte == nil { separatorInByte = index }
                 continue
             default:
                 guard let value = digitValue(c) else { return .failure(HexError(offset: index, reason: "not a hex digit")) }
                 nibble = value
             }
+            if let separatorInByte { return .failure(HexError(offset: separatorInByte, reason: "separator inside a byte")) }
             if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
         }
-        if high != nil { return .failure(HexError(offset: index, reason: "odd number of hex digits")) }
+        if high != nil { return .failure(HexError(offset: separatorInByte ?? index, reason: "odd number of hex digits")) }
         return .success(out)
     }
 }

@@ -43,8 +43,13 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var blankObject: String { say(.blankObject) }
     public var halfWritten: String { say(.halfWritten) }
     public var moreDetail: String { say(.moreDetail) }
+    public var noReaderHelp: String { say(.noReaderHelp) }
+    public var passwordRequired: String { say(.passwordRequired) }
+    public var wrongPassword: String { say(.wrongPassword) }
+    public var passwordHint: String { say(.passwordHint) }
 
     public func link(_ value: String) -> String { say(.link, ["link": value]) }
+    public func incompleteLink(_ value: String) -> String { say(.incompleteLink, ["link": value]) }
     public func phoneNumber(_ value: String) -> String { say(.phoneNumber, ["number": value]) }
     public func emailAddress(_ value: String) -> String { say(.emailAddress, ["address": value]) }
     public func text(_ value: String) -> String { say(.text, ["text": value]) }
@@ -134,6 +139,9 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     }
     public var backgroundPausedOther: String { say(.backgroundPausedOther) }
     public var backgroundServiceOff: String { say(.backgroundServiceOff) }
+    public var backgroundServiceStart: String { say(.backgroundServiceStart) }
+    public var notificationsUnavailable: String { say(.notificationsUnavailable) }
+    public var notificationsHelp: String { say(.notificationsHelp) }
     public func backgroundUnchecked(_ condition: BackgroundPause) -> String {
         switch condition {
         case .camera: say(.uncheckedCamera)
@@ -199,8 +207,16 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
         words.text(.holds, count: capacity, ["used": String(used), "capacity": String(capacity)])
     }
     public var canBeChanged: String { say(.canBeChanged) }
+    public var changedWithPassword: String { say(.changedWithPassword) }
     public var cannotBeChanged: String { say(.cannotBeChanged) }
     public var isBlank: String { say(.isBlank) }
+    public var formatHint: String { say(.formatHint) }
+    public func sizeHint(needed: Int, available: Int) -> String {
+        words.text(.sizeHint, count: needed, ["available": String(available), "object": name])
+    }
+    public func progress(_ prompt: String, index: Int, total: Int) -> String {
+        say(.progress, ["prompt": prompt, "index": String(index), "total": String(total)])
+    }
 
     // MARK: The scan sheet
 

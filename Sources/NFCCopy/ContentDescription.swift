@@ -1,3 +1,4 @@
+import NDEF
 import NDEFReport
 
 /// What an object holds, described for a person: one line per thing ("Link: example.com/poster",
@@ -8,10 +9,11 @@ import NDEFReport
 public enum ContentDescription {
     /// The lines for a decoded message (the ``ReportValue`` of `MessageReport`); the catalog's
     /// `empty` sentence when it holds no record (`blankObject` when the object was never formatted).
-    public static func lines(for report: ReportValue, copy: any ScanCopyCatalog) -> [String] {
+    /// With `hyperlinks` (a terminal that shows them), a web link is also a clickable link (OSC 8).
+    public static func lines(for report: ReportValue, copy: any ScanCopyCatalog, hyperlinks: Bool = false) -> [String] {
         let records = report["records"]?.arrayValue ?? []
         var lines: [String] = []
-        for record in records { lines += ContentItem.items(in: record).map { line(for: $0, copy: copy) } }
+        for record in records { lines += ContentItem.items(in: record).map { line(for: $0, copy: copy, hyperlinks: hyperlinks) } }
         if lines.isEmpty {
             let blank = report["object"]?["formatted"] == .bool(false)
             lines.append(!records.isEmpty ? copy.otherContent : blank ? copy.blankObject : copy.empty)
@@ -22,9 +24,11 @@ public enum ContentDescription {
     }
 
     /// One item in the catalog's words, its value made safe to show.
-    static func line(for item: ContentItem, copy: any ScanCopyCatalog) -> String {
+    static func line(for item: ContentItem, copy: any ScanCopyCatalog, hyperlinks: Bool = false) -> String {
         switch item {
-        case .link(let uri): copy.link(show(webLinkDisplayForm(uri)))
+        case .link(let uri) where URIScheme.of(uri) == nil: copy.incompleteLink(show(uri))
+        case .link(let uri):
+            hyperlinks ? copy.link(hyperlink(uri, showing: show(linkDisplayForm(uri)))) : copy.link(show(linkDisplayForm(uri)))
         case .phoneNumber(let number): copy.phoneNumber(show(number))
         case .emailAddress(let address): copy.emailAddress(show(address))
         case .text(let text): copy.text(show(text))
@@ -40,7 +44,19 @@ public enum ContentDescription {
         }
     }
 
-    /// A link as a person reads it: a web link without `https://`/`http://`, user information and
+    /// A link as a person reads it in full: with its scheme (`https://` and `http://`, or none at
+    /// all, are what tell a working link, an unprotected one and a broken one apart), without the
+    /// user information that would name the wrong site ("https://bank.example@evil.example"
+    /// reads as bank.example): the host it goes to comes first. Not yet display-safe.
+    public static func linkDisplayForm(_ uri: String) -> String {
+        guard let scheme = URIScheme.of(uri), uri[scheme.endIndex...].hasPrefix("://") else { return uri }
+        let authority = uri.index(scheme.endIndex, offsetBy: 3)
+        let authorityEnd = uri[authority...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? uri.endIndex
+        guard let at = uri[authority..<authorityEnd].lastIndex(of: "@") else { return uri }
+        return String(uri[..<authority] + uri[uri.index(after: at)...])
+    }
+
+    /// A link as a notification names it, short: a web link without `https://`/`http://`, user information and
     /// `www.`, and without the `/` of a bare site ("example.com"); any other URI unchanged. Not yet display-safe: the
     /// caller sanitizes it (and shortens it to fit where it is shown).
     public static func webLinkDisplayForm(_ uri: String) -> String {
@@ -59,4 +75,13 @@ public enum ContentDescription {
     }
 
     private static func show(_ text: String) -> String { DisplayText.sanitized(text) }
+
+    /// `shown` (already display-safe) as a terminal hyperlink to `uri` (OSC 8), for `http` and
+    /// `https` links only, and only when the link is printable ASCII: nothing from the object can
+    /// end the escape sequence early or start another. Anything else: `shown` as it is.
+    static func hyperlink(_ uri: String, showing shown: String) -> String {
+        guard let scheme = URIScheme.of(uri), ["http", "https"].contains(scheme.lowercased()),
+              uri.utf8.count <= 2048, uri.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return shown }
+        return "\u{1B}]8;;\(uri)\u{1B}\\\(shown)\u{1B}]8;;\u{1B}\\"
+    }
 }

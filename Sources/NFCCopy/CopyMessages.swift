@@ -41,9 +41,15 @@ extension CopyMessage {
     static let halfWritten = CopyMessage(.sentence, "halfWritten", "Saving to the {object} was cut short. Save it again.")
     static let moreDetail = CopyMessage(.sentence, "moreDetail", "Run again with --verbose to see why.",
         note: "Added after a failure; --verbose is the command's option and stays as it is.")
+    static let noReaderHelp = CopyMessage(.sentence, "noReaderHelp", "To connect one, see “man nfcscan” (READERS).",
+        note: "nfcscan, after \"No reader was found.\": where connecting a reader is explained; the command and the section's name stay as they are.")
+    static let passwordHint = CopyMessage(.sentence, "passwordHint", "Run again with --password and its password.",
+        note: "Added after \"protected by a password\" or \"didn't accept the password\"; --password is the command's option and stays as it is.")
 
     // What an object holds: a label, then the value as read.
     static let link = CopyMessage(.label, "link", "Link: {link}")
+    static let incompleteLink = CopyMessage(.label, "incompleteLink", "Incomplete link (it won't open): {link}",
+        note: "A link without its beginning (https://): browsers and phones won't open it.")
     static let phoneNumber = CopyMessage(.label, "phoneNumber", "Phone number: {number}")
     static let emailAddress = CopyMessage(.label, "emailAddress", "Email address: {address}")
     static let text = CopyMessage(.label, "text", "Text: {text}")
@@ -125,6 +131,12 @@ extension CopyMessage {
     static let backgroundPausedOther = CopyMessage(.sentence, "backgroundPaused", "Background scanning is paused.",
         note: "Paused for a reason this version does not know.")
     static let backgroundServiceOff = CopyMessage(.sentence, "backgroundServiceOff", "Background scanning is off: its service isn't running.")
+    static let backgroundServiceStart = CopyMessage(.sentence, "backgroundServiceStart", "Start it with “systemctl --user start nfcscand”.",
+        note: "After \"its service isn't running\": the command stays as it is.")
+    static let notificationsUnavailable = CopyMessage(.sentence, "notificationsUnavailable", "Scanned items can't be offered: notifications don't show.",
+        note: "nfcscan status: the desktop has no notification service running, so nothing scanned in the background is offered.")
+    static let notificationsHelp = CopyMessage(.sentence, "notificationsHelp", "Start a notification service, such as dunst.",
+        note: "After notificationsUnavailable: what to do. dunst is a program's name.")
     static let uncheckedCamera = CopyMessage(.sentence, "backgroundUnchecked.camera", "The camera can't be checked, so it won't pause scanning.",
         note: "This computer cannot tell whether the camera is in use.")
     static let uncheckedAirplaneMode = CopyMessage(.sentence, "backgroundUnchecked.airplane-mode", "Airplane mode can't be checked, so it won't pause scanning.")
@@ -180,8 +192,17 @@ extension CopyMessage {
         plural: "It holds {used} of {capacity} bytes.",
         note: "How full the object is (nfcscan info). The form follows {capacity}.")
     static let canBeChanged = CopyMessage(.sentence, "canBeChanged", "It can be changed.")
+    static let changedWithPassword = CopyMessage(.sentence, "changedWithPassword", "It can be changed only with its password.",
+        note: "nfcscan info of an object a password protects.")
     static let cannotBeChanged = CopyMessage(.sentence, "cannotBeChanged", "It is locked and can't be changed.")
     static let isBlank = CopyMessage(.sentence, "isBlank", "It is blank and needs preparing before saving.")
+    static let formatHint = CopyMessage(.sentence, "writeHint.blank", "Run again with --format to prepare the {object}.",
+        note: "nfcscan write, after \"The poster is blank and needs preparing first.\"; --format is the option and stays as it is.")
+    static let sizeHint = CopyMessage(.sentence, "writeHint.too-large", "This needs {count} byte; the {object} holds {available}.",
+        plural: "This needs {count} bytes; the {object} holds {available}.",
+        note: "nfcscan write, after \"That's too much for the poster to hold.\": how much fits ({available}) and how much was asked ({count}). The form follows {count}.")
+    static let progress = CopyMessage(.label, "progress", "{prompt} ({index} of {total})",
+        note: "nfcscan write --count: the prompt, then which of the objects it is.")
 
     // The scan sheet nfcscand shows for an app's session: {app} is the app's name (from its
     // desktop entry), never what the app says about itself.
@@ -227,8 +248,8 @@ extension CopyMessage {
     public static let all: [CopyMessage] = [
         firstPrompt, firstPromptGeneric, laterPrompt, reading, secondsLeft, timedOut, noReader, connectReader, readerBusy,
         readerNotPermitted, readerFailed, movedAwayTooSoon, readFailed, unsupportedObject, unreadableContent, newerForm, empty,
-        blankObject, halfWritten, moreDetail,
-        link, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
+        blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint,
+        link, incompleteLink, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
         bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature,
         notificationSender, notificationOpenLink, notificationOpenLinkContent, notificationOpenPhoneNumber,
         notificationOpenEmailAddress, notificationOpenText, notificationOpenContact, notificationOpenWifiNetwork,
@@ -240,14 +261,15 @@ extension CopyMessage {
         defaultOpenDocument, defaultOpenText, defaultOpenLink, actionAdd, actionCall, actionSendMessage, actionWriteEmail,
         actionJoinNetwork, handlerFailed, browserFailed, networkFailed,
         backgroundOn, pausedNoReader, pausedScanSession, pausedReaderInUse, pausedCamera, pausedAirplaneMode,
-        pausedLockedAfterRestart, pausedScreenOff, backgroundPausedOther, backgroundServiceOff, uncheckedCamera,
+        pausedLockedAfterRestart, pausedScreenOff, backgroundPausedOther, backgroundServiceOff, backgroundServiceStart,
+        notificationsUnavailable, notificationsHelp, uncheckedCamera,
         uncheckedAirplaneMode, uncheckedLockedAfterRestart, uncheckedScreenOff, uncheckedOther, ignoringCamera,
         ignoringAirplaneMode, ignoringLockedAfterRestart, ignoringScreenOff, ignoringOther, radioDisabled,
         brokerConnected, brokerDisconnected, brokerWaiting, brokerDropped,
         writePromptLink, writePromptText, writePromptInformation, writePromptErase, writePromptLock, writing, erasing,
         locking, savedDone, erasedDone, lockedDone, tooLarge, readOnly, notEmpty, writeBlank, passwordRequired, wrongPassword,
         writeMovedAway, differentObject, didNotVerify, writeUnsupported, writeFailed, canceled, lockQuestion, holds,
-        canBeChanged, cannotBeChanged, isBlank,
+        canBeChanged, changedWithPassword, cannotBeChanged, isBlank, formatHint, sizeHint, progress,
         askPermission, consentSaveLink, consentSaveText, consentSaveInformation, consentErase, consentLock, cannotBeUndone,
         lockedAfterSaving, scanDone, scanCanceled, actionCancel, actionAllow, actionDontAllow, actionSave, actionErase, actionLock,
         objectPoster, objectBadge, objectToy, objectProductLabel, objectLabel, objectSticker, objectCard, objectTicket,

@@ -50,9 +50,19 @@ public protocol ScanCopyCatalog: Sendable {
     var halfWritten: String { get }
     /// Added after a failure when the technical cause is hidden.
     var moreDetail: String { get }
+    /// After ``noReader`` on the command line: where connecting a reader is explained.
+    var noReaderHelp: String { get }
+    /// A password protects reading the object and none was given (the write ending's sentence).
+    var passwordRequired: String { get }
+    /// The object refused the password given.
+    var wrongPassword: String { get }
+    /// Added after either: how to give the password.
+    var passwordHint: String { get }
 
     // How content is described: labels followed by the (display-safe) value.
     func link(_ value: String) -> String
+    /// A link without a scheme ("example.com/menu"): nothing opens it.
+    func incompleteLink(_ value: String) -> String
     func phoneNumber(_ value: String) -> String
     func emailAddress(_ value: String) -> String
     func text(_ value: String) -> String
@@ -107,6 +117,12 @@ public protocol ScanCopyCatalog: Sendable {
     var backgroundPausedOther: String { get }
     /// The background service (nfcscand) is not running.
     var backgroundServiceOff: String { get }
+    /// After ``backgroundServiceOff``: how to start the service.
+    var backgroundServiceStart: String { get }
+    /// The service runs, but no notification can be shown (no notification server).
+    var notificationsUnavailable: String { get }
+    /// After ``notificationsUnavailable``: what to do.
+    var notificationsHelp: String { get }
     /// This computer cannot tell whether `condition` holds, so it never pauses scanning.
     func backgroundUnchecked(_ condition: BackgroundPause) -> String
     /// The configuration keeps scanning on while `condition` holds (a kiosk).
@@ -160,6 +176,8 @@ public enum ScanCopy {
             ("blankObject", copy.blankObject, true),
             ("halfWritten", copy.halfWritten, true),
             ("moreDetail", copy.moreDetail, true),
+            ("noReaderHelp", copy.noReaderHelp, true),
+            ("passwordHint", copy.passwordHint, true),
             ("link", copy.link(sample), false),
             ("phoneNumber", copy.phoneNumber(sample), false),
             ("emailAddress", copy.emailAddress(sample), false),
@@ -186,6 +204,9 @@ public enum ScanCopy {
             ("backgroundOn", copy.backgroundOn, true),
             ("backgroundPausedOther", copy.backgroundPausedOther, true),
             ("backgroundServiceOff", copy.backgroundServiceOff, true),
+            ("backgroundServiceStart", copy.backgroundServiceStart, true),
+            ("notificationsUnavailable", copy.notificationsUnavailable, true),
+            ("notificationsHelp", copy.notificationsHelp, true),
             ("radioDisabled", copy.radioDisabled, true),
             ("brokerConnected", copy.brokerConnected(station: sample), true),
             ("brokerDisconnected", copy.brokerDisconnected, true),

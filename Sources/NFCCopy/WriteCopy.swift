@@ -56,8 +56,16 @@ public protocol WriteCopyCatalog: Sendable {
     /// `nfcscan info`: "It holds 45 of 137 bytes."
     func holds(used: Int, capacity: Int) -> String
     var canBeChanged: String { get }
+    /// `nfcscan info` of an object a password protects from changes.
+    var changedWithPassword: String { get }
     var cannotBeChanged: String { get }
     var isBlank: String { get }
+    /// `nfcscan write`, after ``WriteEnding/blank``: "Run again with --format to prepare the poster."
+    var formatHint: String { get }
+    /// `nfcscan write`, after ``WriteEnding/tooLarge``: how much fits and how much was asked.
+    func sizeHint(needed: Int, available: Int) -> String
+    /// `nfcscan write --count`: the prompt and which object of how many it asks for.
+    func progress(_ prompt: String, index: Int, total: Int) -> String
 }
 
 extension ScanCopy {
@@ -74,7 +82,10 @@ extension ScanCopy {
             }
             + [("writing", copy.writing, true), ("erasing", copy.erasing, true), ("locking", copy.locking, true), ("lockQuestion", copy.lockQuestion, true),
                ("holds", copy.holds(used: 45, capacity: 137), true), ("canBeChanged", copy.canBeChanged, true),
-               ("cannotBeChanged", copy.cannotBeChanged, true), ("isBlank", copy.isBlank, true)]
+               ("changedWithPassword", copy.changedWithPassword, true),
+               ("cannotBeChanged", copy.cannotBeChanged, true), ("isBlank", copy.isBlank, true),
+               ("formatHint", copy.formatHint, true), ("sizeHint", copy.sizeHint(needed: 200, available: 137), true),
+               ("progress", copy.progress(copy.writePrompt(.erase), index: 1, total: 3), false)]
     }
 }
 
@@ -105,6 +116,8 @@ extension WriteEnding {
             case .capabilityContainer, .unreadableLayout, .memoryIncomplete: self = .failed
             }
         case .link(.objectRemoved): self = .movedAwayTooSoon
+        case .link(.passwordRequired): self = .passwordRequired
+        case .link(.wrongPassword): self = .wrongPassword
         case .link(.unsupported): self = .unsupported
         case .link: self = .failed
         case .writeRefused: self = .failed

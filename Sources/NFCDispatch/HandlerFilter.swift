@@ -1,3 +1,5 @@
+import NDEF
+
 /// One kind of object an app asks to receive. Built only through the validating factories (or
 /// ``init(fields:)`` for the D-Bus dictionary), so every filter in a registry is well formed and
 /// stored in the normalised form matching compares against.
@@ -38,7 +40,7 @@ public struct HandlerFilter: Hashable, Sendable, CustomStringConvertible {
     public let kind: Kind
 
     /// Longest accepted values, in UTF-8 bytes. Types fit a record's one-byte type length.
-    public static let maximumSchemeLength = ParsedURI.maximumSchemeLength
+    public static let maximumSchemeLength = URIScheme.maximumLength
     public static let maximumHostLength = 255
     public static let maximumPathPrefixLength = 1024
     public static let maximumTypeLength = 255

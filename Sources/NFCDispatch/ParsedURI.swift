@@ -37,9 +37,6 @@ struct ParsedURI: Hashable, Sendable {
         "smb", "cifs", "nfs", "afp", "dav", "davs", "sftp", "ftp", "ssh",
     ]
 
-    /// Longest scheme accepted: registered schemes are far shorter.
-    static let maximumSchemeLength = 64
-
     init?(_ text: String) {
         var scalars = text.unicodeScalars[...]
         for scalar in scalars where Self.isForbidden(scalar) { return nil }
@@ -83,12 +80,7 @@ struct ParsedURI: Hashable, Sendable {
     }
 
     /// RFC 3986 §3.1, with a length bound.
-    static func isValidScheme(_ scheme: String) -> Bool {
-        guard let first = scheme.unicodeScalars.first, isASCIILetter(first), scheme.utf8.count <= maximumSchemeLength else {
-            return false
-        }
-        return scheme.unicodeScalars.allSatisfy { isASCIILetter($0) || isASCIIDigit($0) || $0 == "+" || $0 == "-" || $0 == "." }
-    }
+    static func isValidScheme(_ scheme: String) -> Bool { URIScheme.isValid(scheme) }
 
     /// The host of `host[:port]`, or nil when the port is not a number or an IPv6 literal is unclosed.
     private static func host(of authority: Substring.UnicodeScalarView) -> String? {
@@ -159,10 +151,6 @@ struct ParsedURI: Hashable, Sendable {
         }
         if bytes.isEmpty { bytes.append(slash) }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }
 
     private static func isASCIIDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }

@@ -19,7 +19,21 @@ public enum WriteInput {
         guard !link.isEmpty else { throw .empty }
         guard link.utf8.count <= maximumLink else { throw .tooLong(limit: maximumLink) }
         guard !link.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { throw .notOneLine }
+        // Saved without its scheme, a link reads back like a working one, yet nothing opens it.
+        guard URIScheme.of(link) != nil, !link.unicodeScalars.contains(where: \.properties.isWhitespace) else {
+            throw .notALink(suggestion: suggestedLink(for: link))
+        }
         return link
+    }
+
+    /// The web link `text` most likely meant ("example.com/menu" gives "https://example.com/menu"):
+    /// when it starts with something shaped like a host name; nil otherwise ("not a url").
+    static func suggestedLink(for text: String) -> String? {
+        let host = text.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == ":" } }),
+              !text.contains(where: \.isWhitespace) else { return nil }
+        return "https://" + text
     }
 
     /// A text: not empty, bounded (several lines allowed).
@@ -54,6 +68,8 @@ public enum WriteInputFault: Error, Equatable, Sendable {
     case empty
     case tooLong(limit: Int)
     case notOneLine
+    /// Not a whole link: no scheme (`example.com/menu`), or spaces; the web link it likely meant.
+    case notALink(suggestion: String?)
     case notALanguage
     /// The codec's explanation, with the byte offset.
     case notAMessage(problem: String)
@@ -64,6 +80,8 @@ public enum WriteInputFault: Error, Equatable, Sendable {
         case .empty: "must not be empty"
         case .tooLong(let limit): "must be at most \(limit) bytes"
         case .notOneLine: "must be one line without control characters"
+        case .notALink(let suggestion?): "must be a whole link, with its scheme: \(suggestion)"
+        case .notALink(nil): "must be a whole link, with its scheme, such as https://example.com/menu"
         case .notALanguage: "must be a language code such as \"en\" or \"zh-Hans\" (letters, digits and -, at most \(WriteInput.maximumLanguage))"
         case .notAMessage(let problem): "is not a well-formed message (NDEF, strictly decoded): \(problem)"
         }

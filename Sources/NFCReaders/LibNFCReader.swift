@@ -106,8 +106,7 @@ public final class LibNFCReader: Reader, Sendable {
     public static func diagnose(connstring: String, probe: USBReaderProbe = USBReaderProbe()) -> ReaderError {
         let parts = connstring.split(separator: ":", maxSplits: 1).map(String.init)
         let driver = parts.first ?? ""
-        if ["pn532_uart", "arygon", "acr122s", "pn532_spi", "pn532_i2c"].contains(driver), parts.count > 1 {
-            let path = String(parts[1].split(separator: ":").first ?? "")
+        if let path = devicePath(of: connstring) {
             var info = stat()
             if stat(path, &info) != 0 { return .noReaderFound(searched: connstring) }
             if access(path, R_OK | W_OK) != 0 { return .permissionDenied(path: path) }
@@ -130,6 +129,17 @@ public final class LibNFCReader: Reader, Sendable {
         }
         return .openFailed(connstring: connstring)
     }
+
+    /// The device node a serial, SPI or I2C connstring names (`pn532_uart:/dev/ttyUSB0:115200`:
+    /// `/dev/ttyUSB0`); nil for USB and other connstrings.
+    public static func devicePath(of connstring: String) -> String? {
+        let parts = connstring.split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, ["pn532_uart", "arygon", "acr122s", "pn532_spi", "pn532_i2c"].contains(String(parts[0])),
+              let path = parts[1].split(separator: ":").first, !path.isEmpty else { return nil }
+        return String(path)
+    }
+
+    public var identifier: String { connstring }
 
     public func events() -> AsyncThrowingStream<ReaderEvent, any Error> {
         run.events { continuation in await self.search(continuation) }

@@ -16,6 +16,9 @@ public enum ReaderStatus: Hashable, Sendable {
 public protocol Reader: AnyObject, Sendable {
     /// The reader's name as its backend gives it (for libnfc: the device name and connstring).
     var name: String { get }
+    /// What its provider lists it as (``ReaderProvider/identifiers()``: libnfc's connstring,
+    /// pcscd's reader name), so a reader already open is not opened again.
+    var identifier: String { get }
     var backend: ReaderBackend { get }
     var status: ReaderStatus { get }
     /// Arrivals and removals, in order; the stream ends when the reader is closed, and throws a
@@ -24,6 +27,10 @@ public protocol Reader: AnyObject, Sendable {
     func events() -> AsyncThrowingStream<ReaderEvent, any Error>
     /// Stops searching and releases the reader.
     func close() async
+}
+
+extension Reader {
+    public var identifier: String { name }
 }
 
 public enum ReaderEvent: Sendable {
@@ -77,22 +84,26 @@ public struct DetectedObject: Sendable {
     /// The driver for the object's platform, or why the object cannot be handled over this link.
     /// Call it inside ``ObjectLink/exclusive(_:)``: some links learn what they reach there (a PC/SC
     /// reader's pass-through is probed once the section begins).
-    public func driver() throws(TagReadError) -> any TagDriver {
+    /// `password`: what the person gave for reading and ``TagDriver/status()`` (an NTAG21x's).
+    public func driver(password: [UInt8]? = nil) throws(TagReadError) -> any TagDriver {
         guard let platform else {
             throw .unsupported("reading this kind of object is not implemented")
         }
         if let refusal = link.unreachable(platform) { throw refusal }
-        return platform.driver(over: link, context: link.driverContext(uid: identifier, technology: technology))
+        var context = link.driverContext(uid: identifier, technology: technology)
+        context.password = password
+        return platform.driver(over: link, context: context)
     }
 
     /// Runs `operation` on the object's driver as one whole operation (see ``ObjectLink/exclusive(_:)``).
-    public func perform<T: Sendable>(_ operation: (any TagDriver) async throws(TagWriteError) -> T) async throws(TagWriteError) -> T {
+    public func perform<T: Sendable>(password: [UInt8]? = nil,
+                                     _ operation: (any TagDriver) async throws(TagWriteError) -> T) async throws(TagWriteError) -> T {
         let result: Result<T, TagWriteError>
         do {
             result = try await link.exclusive { () async -> Result<T, TagWriteError> in
                 do throws(TagWriteError) {
                     let driver: any TagDriver
-                    do throws(TagReadError) { driver = try self.driver() } catch { throw .link(error) }
+                    do throws(TagReadError) { driver = try self.driver(password: password) } catch { throw .link(error) }
                     return .success(try await operation(driver))
                 } catch { return .failure(error) }
             }
@@ -100,12 +111,13 @@ public struct DetectedObject: Sendable {
         return try result.get()
     }
 
-    /// Reads the NDEF message with the driver of ``platform``, as one whole operation.
-    public func readNDEF() async throws(TagReadError) -> TagReading {
+    /// Reads the NDEF message with the driver of ``platform``, as one whole operation
+    /// (`password`: see ``driver(password:)``).
+    public func readNDEF(password: [UInt8]? = nil) async throws(TagReadError) -> TagReading {
         let result: Result<TagReading, TagReadError>
         do {
             result = try await link.exclusive { () async -> Result<TagReading, TagReadError> in
-                do throws(TagReadError) { return .success(try await self.driver().readNDEF()) } catch { return .failure(error) }
+                do throws(TagReadError) { return .success(try await self.driver(password: password).readNDEF()) } catch { return .failure(error) }
             }
         } catch { throw Self.readError(error) }
         return try result.get()

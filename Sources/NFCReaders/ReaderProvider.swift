@@ -16,7 +16,7 @@ public protocol ReaderProvider: Sendable {
     /// Where this backend looked, when it lists no reader ("libnfc listed no device").
     var noneListed: String { get }
     /// One element whenever this backend's readers may have changed (hotplug), so a scan can
-    /// open readers that appear after it started; nil when the backend cannot notify (libnfc).
+    /// open readers that appear after it started; nil when the backend cannot notify.
     /// Calling it starts the watch: call it where the stream will be consumed.
     func readerChanges() -> AsyncStream<Void>?
     /// Whether ``readerChanges()`` gives a stream, known without starting a watch.
@@ -25,7 +25,7 @@ public protocol ReaderProvider: Sendable {
 
 extension ReaderProvider {
     public var noneListed: String { "\(backend.rawValue) listed no reader" }
-    /// libnfc cannot notify: a device connected after the scan started is not seen.
+    /// A backend that cannot notify: a reader connected after the scan started is not seen.
     public func readerChanges() -> AsyncStream<Void>? { nil }
     public var notifiesReaderChanges: Bool { false }
 }
@@ -50,6 +50,20 @@ public final class LibNFCReaderProvider: ReaderProvider, Sendable {
     public func open(_ identifier: String?) async throws(ReaderError) -> any Reader {
         try await LibNFCReader.open(identifier, context: try context.get(), timing: timing)
     }
+
+    /// libnfc itself cannot notify, so this follows the device nodes behind its devices with
+    /// inotify (``LibNFCDeviceNodes``, through ``PathWatch``): each serial, SPI or I2C node its
+    /// configuration names (``LibNFCConfiguration``: a USB serial adapter's `/dev/ttyUSB0`, a
+    /// link an emulator makes), through the directory that holds it, and every node under
+    /// `/dev/bus/usb`, where the USB readers of libnfc's auto-scan live (udev giving a new node
+    /// its permissions counts too), counting only changes of those nodes and of the known USB
+    /// readers. A change costs the scan one `nfc_list_devices` and an `nfc_open` per new device;
+    /// nothing polls meanwhile. Nil without inotify: readers are then those present at the start.
+    public func readerChanges() -> AsyncStream<Void>? {
+        LibNFCDeviceNodes(paths: LibNFCConfiguration.current().connstrings.compactMap(LibNFCReader.devicePath(of:)),
+                          probe: USBReaderProbe()).changes()
+    }
+    public var notifiesReaderChanges: Bool { true }
 
     public func recognises(_ identifier: String) -> Bool {
         let driver = identifier.split(separator: ":", maxSplits: 1).first ?? ""

@@ -109,8 +109,10 @@ public struct USBReaderProbe: Sendable {
     }
 }
 
-extension String {
+extension StringProtocol {
+    /// Without the spaces, tabs and line ends around it.
     var trimmingSpaces: String {
-        String(self.drop { $0 == " " || $0 == "\n" }.reversed().drop { $0 == " " || $0 == "\n" }.reversed())
+        let space: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        return String(self.drop(while: space).reversed().drop(while: space).reversed())
     }
 }

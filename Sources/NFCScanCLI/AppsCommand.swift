@@ -19,7 +19,7 @@ struct AppsCommand: AsyncParsableCommand {
             entry declares filters (X-NFCScan-Filters), started when an object is chosen for them \
             (through D-Bus activation or their Exec line). One line per app, then one per filter \
             (RegisterHandler's keys), then each desktop entry whose declaration is ignored, with \
-            its file, line and why. --json prints {"apps": [{"app_name", "desktop_entry", \
+            its file, line and why (with none of these, a line saying so). --json prints {"apps": [{"app_name", "desktop_entry", \
             "running", "registration" | "file" and "launch", "filters": [{key: value}]}], \
             "refused": ["path:line: why"]}.
 
@@ -73,7 +73,8 @@ struct AppsCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let app = allow ?? deny ?? revoke { return try await change(Self.site(app) ?? app) }
-        let off = ScanCopy.catalog(for: .preferred()).backgroundServiceOff
+        let copy = ScanCopy.catalog(for: .preferred())
+        let off = copy.backgroundServiceOff + "\n" + copy.backgroundServiceStart
         guard let bus = try? BusConnection.session() else {
             printError(off)
             throw ExitCode(69) // EX_UNAVAILABLE: the service is not there
@@ -97,6 +98,9 @@ struct AppsCommand: AsyncParsableCommand {
                 .init("grants", .object(grants.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value.rawValue)) })),
             ])))
             return
+        }
+        if listed.isEmpty && refusals.isEmpty && grants.isEmpty {
+            writeLine("No app receives objects yet: an app registers while it runs (RegisterHandler), or declares filters in its desktop entry (X-NFCScan-Filters); see Docs/apps.md.")
         }
         for app in listed {
             writeLine(app.line)

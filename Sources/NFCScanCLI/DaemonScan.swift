@@ -22,7 +22,7 @@ extension ScanCommand {
             let session: DaemonScanSession
             do {
                 session = try await DaemonScanSession.start(
-                    .init(object: object, multiple: wanted > 1, timeout: seconds, language: language), on: bus)
+                    .init(object: object, multiple: wanted > 1, timeout: seconds, language: language, password: password.bytes), on: bus)
             } catch .remote(name: "org.nfcscan.Error.RadioDisabled", let message) {
                 report(copy.radioDisabled, detail: "nfcscand refused the scan session: \(message)")
                 return ExitStatus.noReader
@@ -34,6 +34,15 @@ extension ScanCommand {
             var alert: String?
             for await event in session {
                 switch event {
+                case .alertMessage(let text) where text == copy.passwordRequired || text == copy.wrongPassword:
+                    // The object needs its password (or refused the one given): said as a direct scan says it.
+                    prompt.clear()
+                    report(ObjectChange.hinted(text, text == copy.passwordRequired ? .passwordRequired : .wrongPassword, copy: copy),
+                           detail: "nfcscand could not read the object without its password")
+                    guard wanted > 1 else {
+                        session.invalidate()
+                        return ExitStatus.password
+                    }
                 case .alertMessage(let text):
                     alert = text
                     prompt.show(text, deadline: deadline, secondsLeft: secondsLeft)
@@ -63,6 +72,7 @@ extension ScanCommand {
                         return ExitStatus.noReader
                     case "unavailable":
                         report(message.isEmpty ? copy.noReader : message, detail: "nfcscand has no reader")
+                        printError(copy.noReaderHelp)
                         return ExitStatus.noReader
                     default:
                         report(message.isEmpty ? copy.readerFailed : message, detail: "nfcscand ended the scan session: \(reason)")

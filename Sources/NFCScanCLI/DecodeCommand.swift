@@ -60,7 +60,10 @@ struct DecodeCommand: ParsableCommand {
         do {
             parsed = try NDEFParser(mode: lenient ? .lenient : .strict).parse(bytes)
         } catch {
-            throw CommandFailure(message: "invalid message: \(error)", status: ExitStatus.dataError)
+            // Hex text given as bytes fails on its first character: say what was meant.
+            let looksLikeHex = !hex && (try? Hex.decode(String(decoding: bytes, as: UTF8.self)).get())?.isEmpty == false
+            throw CommandFailure(message: "invalid message: \(error)" + (looksLikeHex ? " (the input looks like hex text: add --hex)" : ""),
+                                 status: ExitStatus.dataError)
         }
         let report = MessageReport().report(parsed.message, layouts: parsed.layouts)
         for issue in parsed.issues { printError("nfcscan: warning: \(issue)") }

@@ -26,7 +26,7 @@ enum ExitStatus {
     static let readOnly = ExitCode(81)
     /// The object is blank: it needs --format (nothing was written).
     static let blank = ExitCode(82)
-    /// A password protects the object, and none or a wrong one was given.
+    /// A password protects the object (writing, or reading too), and none or a wrong one was given.
     static let password = ExitCode(83)
     /// What was read back differs from what was written.
     static let didNotVerify = ExitCode(84)
@@ -40,17 +40,29 @@ enum ExitStatus {
         0 success, 64 usage error, 65 the object holds invalid data (scanning again won't help), \
         69 no reader found, 73 reader busy (another program or a kernel driver holds it), 74 read \
         failed (the object moved away too soon, or the link or reader failed), 75 no object \
-        before the timeout, 77 no permission to use the reader.
+        before the timeout, 77 no permission to use the reader, 83 the object's password is needed \
+        (--password) or was refused.
         """
-    static let writeSummary = """
-        0 success, 64 usage error, 65 the message is not valid, 66 the --ndef file cannot be read, \
-        69 no reader found, 73 reader busy, 74 the object moved away too soon or the write failed \
-        (it holds the old message, an empty one or the new one, never a part), 75 no object before \
-        the timeout, 77 no permission to use the reader, 80 the message does not fit, 81 the object \
-        is read-only, 82 the object is blank (use --format), 83 password needed or refused, \
-        84 the object did not read back as written, 85 another object came near mid-write, \
-        86 this kind of object cannot be changed here.
-        """
+    static let writeSummary = changeSummary([
+        (0, "success"), (64, "usage error"), (65, "the message is not valid"), (66, "the --ndef file cannot be read"),
+    ] + objectStatuses(blank: "the object is blank (use --format)") + [(80, "the message does not fit")])
+    /// `erase` writes an empty message (it always fits, and there is no input to be invalid).
+    static let eraseSummary = changeSummary([(0, "success"), (64, "usage error")] + objectStatuses(blank: "the object is blank (nothing to erase)"))
+    /// `lock` writes no message: only what the object holds is locked.
+    static let lockSummary = changeSummary([(64, "usage error")] + objectStatuses(blank: "the object is blank (nothing to lock)"))
+
+    /// What every command that changes an object can end with, besides its input's own statuses.
+    private static func objectStatuses(blank: String) -> [(Int32, String)] {
+        [(69, "no reader found"), (73, "reader busy"),
+         (74, "the object moved away too soon or the write failed (it holds the old message, an empty one or the new one, never a part)"),
+         (75, "no object before the timeout"), (77, "no permission to use the reader"), (81, "the object is read-only"),
+         (82, blank), (83, "password needed or refused"), (84, "the object did not read back as written"),
+         (85, "another object came near mid-write"), (86, "this kind of object cannot be changed here")]
+    }
+
+    private static func changeSummary(_ statuses: [(Int32, String)]) -> String {
+        statuses.sorted { $0.0 < $1.0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + "."
+    }
 }
 
 /// A failure reported as one line on standard error, then the given exit status.

@@ -20,6 +20,7 @@ struct InfoCommand: AsyncParsableCommand {
 
             Example:
               nfcscan info --object poster
+              nfcscan info --object badge --password 1a2b3c4d
 
             Exit status: \(ExitStatus.scanSummary)
             """
@@ -27,8 +28,10 @@ struct InfoCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ObjectCommandOptions
 
+    @OptionGroup var password: PasswordOption
+
     func run() async throws {
-        try await ObjectChange(options: options, job: .status).run()
+        try await ObjectChange(options: options, job: .status(password: password.bytes)).run()
     }
 
     static func print(_ status: TagStatus, place: ObjectIdentity, options: ObjectCommandOptions) {
@@ -46,6 +49,7 @@ struct InfoCommand: AsyncParsableCommand {
         let copy = ScanCopy.writeCatalog(for: .preferred(), object: options.object)
         guard status.formatted else { return writeLine(copy.isBlank) }
         writeLine(copy.holds(used: status.used, capacity: status.capacity))
-        writeLine(status.access == .readWrite ? copy.canBeChanged : copy.cannotBeChanged)
+        guard status.access == .readWrite else { return writeLine(copy.cannotBeChanged) }
+        writeLine(status.passwordProtected == true ? copy.changedWithPassword : copy.canBeChanged)
     }
 }

@@ -24,7 +24,7 @@ struct LockCommand: AsyncParsableCommand {
               nfcscan write --uri https://example.com/exhibit/12 --object label && \\
                 nfcscan lock --permanent --object label
 
-            Exit status: 1 when the question was answered no; otherwise \(ExitStatus.writeSummary)
+            Exit status: 0 success, 1 the question was answered no; \(ExitStatus.lockSummary)
             """
     )
 
@@ -36,8 +36,7 @@ struct LockCommand: AsyncParsableCommand {
     @Flag(help: "Do not ask on a terminal.")
     var yes = false
 
-    @Option(help: ArgumentHelp("The object's password, when one protects it.", valueName: "8 hex digits"))
-    var password: ObjectPassword?
+    @OptionGroup var password: PasswordOption
 
     func validate() throws {
         if !permanent { throw ValidationError("locking cannot be undone: add --permanent to lock the object for good") }
@@ -52,7 +51,7 @@ struct LockCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
-        let lock = ObjectWrite(message: nil, options: WriteOptions(password: password?.bytes), lock: true, action: .lock)
+        let lock = ObjectWrite(message: nil, options: WriteOptions(password: password.bytes), lock: true, action: .lock)
         try await ObjectChange(options: options, job: .write(lock)).run()
     }
 }

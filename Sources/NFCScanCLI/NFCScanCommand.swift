@@ -1,5 +1,5 @@
 import ArgumentParser
-import NFCScanKit
+import CommandLineIO
 
 struct NFCScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,7 +8,15 @@ struct NFCScanCommand: AsyncParsableCommand {
         discussion: """
             With no subcommand, nfcscan waits for an object to be held near a reader, reads it \
             and shows what it holds (`nfcscan scan`). `nfcscan readers` lists the readers; `nfcscan status` says whether objects are noticed in the background; \
-            `nfcscan decode` decodes message bytes you already have.
+            `nfcscan decode` decodes message bytes you already have. Each subcommand's \
+            options: `nfcscan help SUBCOMMAND`.
+
+            Examples:
+              nfcscan --object poster
+              nfcscan --count 3 --json > objects.jsonl
+              nfcscan write --uri https://example.com/menu --object poster
+              nfcscan status
+              nfcscan decode --hex dump.txt
 
             Exit status: \(ExitStatus.scanSummary) `nfcscan decode` exits 66 when its input \
             cannot be read.

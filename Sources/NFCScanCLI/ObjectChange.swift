@@ -12,8 +12,8 @@ import Systemd
 enum ObjectJob: Sendable {
     /// Write, erase or lock (``ObjectWrite``: locking only after a verified write, only when asked).
     case write(ObjectWrite)
-    /// Say what the object is, changing nothing.
-    case status
+    /// Say what the object is, changing nothing (`password`: the one that reads it, when one protects it).
+    case status(password: [UInt8]?)
 
     /// What the prompts and endings speak of; nil: only looking.
     var action: WriteAction? {
@@ -52,8 +52,8 @@ struct ObjectChange {
                     throw ExitStatus.readerBusy
                 }
                 if options.verbose { printError("nfcscan: nfcscand is running; writing through it (a write session per object)") }
-                for _ in 0..<count {
-                    if let status = await writeThroughDaemon(bus, write: write, language: language, copy: copy) { throw status }
+                for index in 0..<count {
+                    if let status = await writeThroughDaemon(bus, write: write, index: index, language: language, copy: copy) { throw status }
                 }
                 return
             }
@@ -72,7 +72,8 @@ struct ObjectChange {
         let secondsLeft: @Sendable (Int) -> String = { copy.secondsLeft($0) }
         var worst: ExitCode?
         for index in 0..<count {
-            prompt.show(session.readers.isEmpty ? copy.connectReader : index == 0 ? first : copy.laterPrompt,
+            let ask = session.readers.isEmpty ? copy.connectReader : index == 0 ? first : copy.laterPrompt
+            prompt.show(count > 1 ? writeCopy.progress(ask, index: index + 1, total: count) : ask,
                         deadline: .now + options.wait, secondsLeft: secondsLeft)
             let object: DetectedObject, reader: any Reader
             do { (object, reader) = try await session.nextArrival(timeout: options.wait) } catch {
@@ -93,6 +94,7 @@ struct ObjectChange {
                 let ending = WriteEnding(error)
                 fail(sentence(for: ending, copy: copy, writeCopy: writeCopy), ending: ending, detail: error.description, place: place,
                      reader: reader.name)
+                if let hint = hint(for: ending, error: error, writeCopy: writeCopy) { printError(hint) }
                 worst = Self.status(for: ending)
                 if count == 1 { return worst }
             }
@@ -107,9 +109,9 @@ struct ObjectChange {
             let result = await write.run(on: object)
             if let error = result.error { return .failure(error) }
             return .success(.written(result))
-        case .status:
+        case .status(let password):
             do throws(TagWriteError) {
-                let status = try await object.perform { driver throws(TagWriteError) in try await driver.status() }
+                let status = try await object.perform(password: password) { driver throws(TagWriteError) in try await driver.status() }
                 await object.release()
                 return .success(.status(status))
             } catch {
@@ -142,7 +144,7 @@ struct ObjectChange {
 
     /// The write as a client of nfcscand's write session: its prompts, its ending's sentence and
     /// the exit status a direct write would give.
-    private func writeThroughDaemon(_ bus: BusConnection, write: ObjectWrite, language: ScanCopy.Language,
+    private func writeThroughDaemon(_ bus: BusConnection, write: ObjectWrite, index: Int, language: ScanCopy.Language,
                                     copy: any ScanCopyCatalog) async -> ExitCode? {
         let seconds = max(1, min(3600, Int(((options.timeout ?? 60)).rounded(.up))))
         let session: DaemonWriteSession
@@ -161,7 +163,9 @@ struct ObjectChange {
         for await event in session {
             switch event {
             case .alertMessage(let text):
-                prompt.show(text, deadline: deadline, secondsLeft: secondsLeft)
+                let writeCopy = ScanCopy.writeCatalog(for: language, object: options.object)
+                prompt.show(count > 1 ? writeCopy.progress(text, index: index + 1, total: count) : text, deadline: deadline,
+                            secondsLeft: secondsLeft)
             case .writing:
                 prompt.show(ScanCopy.writeCatalog(for: language, object: options.object).busy(write.action), deadline: nil,
                             secondsLeft: secondsLeft)
@@ -173,7 +177,10 @@ struct ObjectChange {
                     return ending.code == "radio-disabled" ? ExitStatus.noReader : ExitStatus.readFailed
                 }
                 guard known == .done else {
-                    fail(ending.message, ending: known, detail: ending.error ?? ending.code, place: nil)
+                    fail(Self.hinted(ending.message, known, copy: copy), ending: known, detail: ending.error ?? ending.code, place: nil)
+                    if let hint = hint(for: known, error: nil, writeCopy: ScanCopy.writeCatalog(for: language, object: options.object)) {
+                        printError(hint)
+                    }
                     return Self.status(for: known)
                 }
                 if options.json {
@@ -190,14 +197,34 @@ struct ObjectChange {
         return ExitStatus.readFailed
     }
 
+    /// What to do about an ending, on the command line: --format for a blank object (only `write`
+    /// has it), how much fits when the message does not (when the object said).
+    private func hint(for ending: WriteEnding, error: TagWriteError?, writeCopy: any WriteCopyCatalog) -> String? {
+        switch (ending, error) {
+        case (.blank, _) where job.action.map({ if case .save = $0 { true } else { false } }) == true:
+            return writeCopy.formatHint
+        case (.tooLarge, .refused(.doesNotFit(let needed, let available))?):
+            return writeCopy.sizeHint(needed: needed, available: available)
+        default:
+            return nil
+        }
+    }
+
     /// The person's sentence for an ending: a write's own, or the reading copy's when only looking.
     private func sentence(for ending: WriteEnding, copy: any ScanCopyCatalog, writeCopy: any WriteCopyCatalog) -> String {
-        if let action = job.action { return writeCopy.writeEnded(ending, action) }
+        if let action = job.action { return Self.hinted(writeCopy.writeEnded(ending, action), ending, copy: copy) }
         switch ending {
         case .movedAwayTooSoon: return copy.movedAwayTooSoon
         case .unsupported: return copy.unsupportedObject
+        case .passwordRequired: return Self.hinted(copy.passwordRequired, ending, copy: copy)
+        case .wrongPassword: return Self.hinted(copy.wrongPassword, ending, copy: copy)
         default: return copy.readFailed
         }
+    }
+
+    /// `sentence`, followed for a password ending by how to give the password (a line of its own).
+    static func hinted(_ sentence: String, _ ending: WriteEnding, copy: any ScanCopyCatalog) -> String {
+        ending == .passwordRequired || ending == .wrongPassword ? sentence + "\n" + copy.passwordHint : sentence
     }
 
     /// The sentence on standard error (with --verbose, the object and reader, and the cause);

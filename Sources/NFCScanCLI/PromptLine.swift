@@ -4,11 +4,13 @@ import Glibc
 import Musl
 #endif
 import CommandLineIO
+import NFCCopy
 import Synchronization
 
 /// The scan prompt on standard error. In a terminal (TERM not `dumb`): one line redrawn in place
 /// with `\r` — a spinner, the prompt, and the seconds left (dimmed unless NO_COLOR is set).
-/// Otherwise: the prompt as one plain line, once per wait.
+/// Otherwise: the prompt as one plain line, once per wait. The live line never wraps: it is cut to
+/// the terminal's width less one column (a wrapped line would leave a copy behind at each redraw).
 final class PromptLine: Sendable {
     let isLive: Bool
     private let colour: Bool
@@ -75,15 +77,42 @@ final class PromptLine: Sendable {
         let line = state.withLock { state -> String in
             state.frame = (state.frame + 1) % frames.count
             state.shown = true
-            var line = "\r\u{1B}[K\(frames[state.frame]) \(state.text)"
+            var count: String?
             if let deadline = state.deadline {
                 let left = max(0, Int((ContinuousClock.now.duration(to: deadline) / .seconds(1)).rounded(.up)))
-                let count = secondsLeft(left)
-                line += colour ? " \u{1B}[2m\(count)\u{1B}[0m" : " \(count)"
+                count = secondsLeft(left)
             }
-            return line
+            let (head, tail) = Self.fitted(head: "\(frames[state.frame]) \(state.text)", tail: count.map { " " + $0 },
+                                           columns: TerminalSize.columns(of: .error))
+            return "\r\u{1B}[K" + head + (tail.map { colour ? " \u{1B}[2m\($0.dropFirst())\u{1B}[0m" : $0 } ?? "")
         }
         PromptLine.write(line)
+    }
+
+    /// The spinner and prompt (`head`) and the countdown (`tail`), cut to fit `columns` - 1
+    /// display columns (a Chinese character takes two): the prompt is shortened with `…` and the
+    /// countdown kept while there is room for both, else the countdown goes. Unknown width: as is.
+    static func fitted(head: String, tail: String?, columns: Int?) -> (head: String, tail: String?) {
+        guard let columns else { return (head, tail) }
+        let limit = max(1, columns - 1)
+        let tailWidth = tail.map(CopyRules.displayWidth) ?? 0
+        if CopyRules.displayWidth(head) + tailWidth <= limit { return (head, tail) }
+        if let tail, tailWidth + 2 <= limit / 2 { return (cut(head, to: limit - tailWidth), tail) }
+        return (cut(head, to: limit), nil)
+    }
+
+    /// `text` within `width` columns, ending in `…` when cut.
+    static func cut(_ text: String, to width: Int) -> String {
+        guard CopyRules.displayWidth(text) > width else { return text }
+        var result = ""
+        var used = 0
+        for character in text {
+            let next = CopyRules.displayWidth(String(character))
+            if used + next > width - 1 { break }
+            result.append(character)
+            used += next
+        }
+        return result + "…"
     }
 
     static func write(_ text: String) {

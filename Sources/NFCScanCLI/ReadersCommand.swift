@@ -28,7 +28,9 @@ struct ReadersCommand: AsyncParsableCommand {
         let listings = all.filter { if case .noReaderFound? = $0.problem { false } else { true } }
         let problems = listProblems + all.compactMap { if case .noReaderFound? = $0.problem { $0.problem } else { nil } }
         if listings.isEmpty {
-            printError(ScanCopy.catalog(for: .preferred()).noReader)
+            let copy = ScanCopy.catalog(for: .preferred())
+            printError(copy.noReader)
+            printError(copy.noReaderHelp)
             if verbose {
                 for problem in problems where ReaderDirectory.absence(problem) == nil { printError("nfcscan: \(problem)") }
                 // What each backend found, in one sentence: "libnfc listed no device; pcscd is not running (…)".

@@ -18,7 +18,10 @@ struct ScanCommand: AsyncParsableCommand {
             nfcscan opens every reader it finds (libnfc devices: LIBNFC_DEVICE, \
             /etc/nfc/libnfc.conf and devices.d, USB readers; and every reader pcscd lists, when \
             pcscd runs), asks for the object, reads it when it comes near, and prints what it \
-            holds in plain words. Text from the object is shown \
+            holds in plain words: a link in full, with its scheme (https://), and one without \
+            any as an incomplete link; on a terminal known to show them (GNOME Terminal and other \
+            VTE terminals, kitty, foot, WezTerm, iTerm2, Windows Terminal; not when \
+            NO_HYPERLINKS is set) a web link is also clickable. Text from the object is shown \
             with control characters, terminal escape sequences and bidirectional overrides made \
             visible; nothing from the object is ever opened or run.
 
@@ -39,6 +42,7 @@ struct ScanCommand: AsyncParsableCommand {
               nfcscan --count 3 --object badge --json > badges.jsonl
               LIBNFC_DEVICE=pn532_uart:/dev/ttyUSB0 nfcscan --timeout 10
               nfcscan --reader pn532_uart:/tmp/nfcsim-pn532 --verbose
+              nfcscan --object badge --password 1a2b3c4d
 
             --json prints the fields of Docs/json-schema.md plus "object" (uid, technology, \
             platform, product, capacity, reader, backend, round_trips); with several objects, one JSON \
@@ -55,17 +59,19 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON (one document per object) instead of a description.")
     var json = false
 
-    @Option(help: ArgumentHelp("Read this many objects, then exit.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Read this many objects, then exit.", valueName: "n"))
     var count: Int = 1
 
     @Flag(help: "Keep reading objects until interrupted (Ctrl-C).")
     var continuous = false
 
-    @Option(help: ArgumentHelp("Give up when no object comes within this many seconds (default 60; with --continuous: no limit unless given).", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Give up when no object comes within this many seconds (default 60; with --continuous: no limit unless given).", valueName: "seconds"))
     var timeout: Double?
 
     @Flag(help: "Also print the technical cause of failures, and details of each read, on standard error.")
     var verbose = false
+
+    @OptionGroup var password: PasswordOption
 
     func validate() throws {
         if count < 1 { throw ValidationError("--count needs 1 or more") }
@@ -109,9 +115,10 @@ struct ScanCommand: AsyncParsableCommand {
                         deadline: wait.map { ContinuousClock.now + $0 }, secondsLeft: { copy.secondsLeft($0) })
             let scanned: ScannedObject
             do {
-                scanned = try await session.next(timeout: wait) {
+                let bytes = password.bytes
+                scanned = try await session.next(timeout: wait, arrived: {
                     prompt.show(copy.reading, deadline: nil, secondsLeft: { copy.secondsLeft($0) })
-                }
+                }, password: { bytes })
             } catch {
                 prompt.clear()
                 let (message, status, fatal) = Self.explain(error, copy: copy)
@@ -152,7 +159,7 @@ struct ScanCommand: AsyncParsableCommand {
         if json {
             writeLine(JSONWriter.string(report))
         } else {
-            writeLine(ContentDescription.lines(for: report, copy: copy).joined(separator: "\n"))
+            writeLine(ContentDescription.lines(for: report, copy: copy, hyperlinks: TerminalHyperlinks.enabled).joined(separator: "\n"))
         }
     }
 
@@ -165,7 +172,7 @@ struct ScanCommand: AsyncParsableCommand {
     /// The person-facing sentence and exit status for a reader problem.
     static func explain(_ error: ReaderError, copy: any ScanCopyCatalog) -> (String, ExitCode) {
         switch error {
-        case .noReaderFound, .openFailed, .pcscdNotRunning: (copy.noReader, ExitStatus.noReader)
+        case .noReaderFound, .openFailed, .pcscdNotRunning: (copy.noReader + "\n" + copy.noReaderHelp, ExitStatus.noReader)
         case .busy, .claimedByKernelDriver, .heldExclusively: (copy.readerBusy, ExitStatus.readerBusy)
         case .permissionDenied, .pcscAccessDenied: (copy.readerNotPermitted, ExitStatus.noPermission)
         case .readerGone, .backend, .pcsc: (copy.readerFailed, ExitStatus.readFailed)
@@ -186,6 +193,8 @@ struct ScanCommand: AsyncParsableCommand {
             switch error {
             case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
             case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
+            case .passwordRequired: return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false)
+            case .wrongPassword: return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false)
             case .capabilityContainer(.unsupportedVersion): return (copy.newerForm, ExitStatus.dataError, false)
             case .capabilityContainer, .readAccessDenied, .attributeChecksum, .nak, .messagePastEndOfMemory,
                  .invalidNDEFLength, .memory, .mifareClassic:

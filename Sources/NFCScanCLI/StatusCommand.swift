@@ -17,9 +17,11 @@ struct StatusCommand: AsyncParsableCommand {
             it runs, whether it looks for objects in the background, and each reason it is paused \
             (a line each); then each condition this computer cannot check (it never pauses \
             scanning) and each one the configuration switches off (kiosks). --json prints \
-            {"running", "background_reading", "paused_reasons", "conditions"} with the daemon's \
+            {"running", "background_reading", "paused_reasons", "conditions", "notifications"} with the daemon's \
             stable codes: reasons no-reader, scan-session, reader-in-use, camera, airplane-mode, \
-            locked-after-restart, screen-off; conditions {"camera": "clear"|"holds"|"unknown"|"ignored", ...}.
+            locked-after-restart, screen-off; conditions {"camera": "clear"|"holds"|"unknown"|"ignored", ...}; \
+            notifications "available" or "unavailable" (no notification service runs: what is read is \
+            not offered; only while nfcscand runs). Without nfcscand it says how to start it.
 
             On a station publishing to an MQTT broker ([broker] in nfcscand.conf) it also says \
             whether the broker is reached, how many scans wait to be sent and how many were \
@@ -36,7 +38,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let copy = ScanCopy.catalog(for: .preferred())
         guard let bus = try? BusConnection.session() else {
-            return show(running: false, reading: false, reasons: [], conditions: [:], broker: nil, copy: copy)
+            return show(running: false, reading: false, reasons: [], conditions: [:], broker: nil, notifications: true, copy: copy)
         }
         defer { bus.close() }
         guard await DaemonScanSession.daemonIsRunning(on: bus),
@@ -44,13 +46,14 @@ struct StatusCommand: AsyncParsableCommand {
                                               interface: "org.freedesktop.DBus.Properties", member: "GetAll",
                                               [.string(ScannerAPI.interface)], timeout: .seconds(5)),
               let properties = reply.first?.stringKeyedValue else {
-            return show(running: false, reading: false, reasons: [], conditions: [:], broker: nil, copy: copy)
+            return show(running: false, reading: false, reasons: [], conditions: [:], broker: nil, notifications: true, copy: copy)
         }
         let reasons = properties["PausedReasons"]?.arrayValue?.compactMap(\.stringValue) ?? []
         var conditions: [String: String] = [:]
         for entry in properties["Conditions"]?.stringKeyedValue ?? [:] { conditions[entry.key] = entry.value.stringValue }
         show(running: true, reading: properties["BackgroundReading"]?.boolValue ?? false, reasons: reasons,
-             conditions: conditions, broker: Broker(properties["Broker"]), copy: copy)
+             conditions: conditions, broker: Broker(properties["Broker"]),
+             notifications: properties["Notifications"]?.stringValue != "unavailable", copy: copy)
     }
 
     /// The daemon's `Broker` property; nil when it has no [broker] (an empty dictionary) or an
@@ -82,23 +85,32 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     private func show(running: Bool, reading: Bool, reasons: [String], conditions: [String: String], broker: Broker?,
-                      copy: any ScanCopyCatalog) {
+                      notifications: Bool, copy: any ScanCopyCatalog) {
         if json {
             var fields: [ReportValue.Field] = [
                 .init("running", .bool(running)), .init("background_reading", .bool(reading)),
                 .init("paused_reasons", .array(reasons.map(ReportValue.string))),
                 .init("conditions", .object(conditions.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })),
             ]
+            if running { fields.append(.init("notifications", .string(notifications ? "available" : "unavailable"))) }
             if let broker { fields.append(.init("broker", broker.report)) }
             writeLine(JSONWriter.string(.object(fields)))
             return
         }
-        guard running else { return writeLine(copy.backgroundServiceOff) }
+        guard running else {
+            writeLine(copy.backgroundServiceOff)
+            return writeLine(copy.backgroundServiceStart)
+        }
         let sentences = reading && reasons.isEmpty ? [copy.backgroundOn]
             : reasons.map { BackgroundPause(rawValue: $0).map(copy.backgroundPaused) ?? copy.backgroundPausedOther }
         var seen = Set<String>()
         for sentence in (sentences.isEmpty ? [copy.backgroundPausedOther] : sentences) where seen.insert(sentence).inserted {
             writeLine(sentence)
+        }
+        // Reading with nothing to show what was read: what is read is never offered.
+        if !notifications {
+            writeLine(copy.notificationsUnavailable)
+            writeLine(copy.notificationsHelp)
         }
         // What does not pause scanning here, though it would elsewhere.
         for condition in BackgroundPause.systemConditions {

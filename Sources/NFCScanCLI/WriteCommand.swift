@@ -49,10 +49,9 @@ struct WriteCommand: AsyncParsableCommand {
     @Flag(help: "Prepare a blank object first (never done without asking).")
     var format = false
 
-    @Option(help: ArgumentHelp("The object's password, when one protects it.", valueName: "8 hex digits"))
-    var password: ObjectPassword?
+    @OptionGroup var password: PasswordOption
 
-    @Option(help: ArgumentHelp("Write this many objects, one after another.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Write this many objects, one after another.", valueName: "n"))
     var count = 1
 
     func validate() throws {
@@ -63,7 +62,7 @@ struct WriteCommand: AsyncParsableCommand {
 
     /// What to write, checked as nfcscand checks a write session's (``WriteInput``).
     func objectWrite() throws(CommandFailure) -> ObjectWrite {
-        let options = WriteOptions(formatIfBlank: format, password: password?.bytes)
+        let options = WriteOptions(formatIfBlank: format, password: password.bytes)
         if let ndef {
             let bytes = try InputSource.read(path: ndef)
             do { return try WriteInput.message(bytes, options: options) } catch {
@@ -113,16 +112,15 @@ struct EraseCommand: AsyncParsableCommand {
             Example:
               nfcscan erase --object badge
 
-            Exit status: \(ExitStatus.writeSummary)
+            Exit status: \(ExitStatus.eraseSummary)
             """
     )
 
     @OptionGroup var options: ObjectCommandOptions
 
-    @Option(help: ArgumentHelp("The object's password, when one protects it.", valueName: "8 hex digits"))
-    var password: ObjectPassword?
+    @OptionGroup var password: PasswordOption
 
     func run() async throws {
-        try await ObjectChange(options: options, job: .write(.erase(options: WriteOptions(password: password?.bytes)))).run()
+        try await ObjectChange(options: options, job: .write(.erase(options: WriteOptions(password: password.bytes)))).run()
     }
 }

@@ -36,9 +36,12 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
         /// The web page the session is for (`https://example.com`): nfcscan's web host alone may
         /// name one (nfcscand refuses it from anyone else).
         public var origin: String?
+        /// The password of objects that protect reading with one (4 bytes).
+        public var password: [UInt8]?
 
         public init(object: String? = nil, multiple: Bool = false, alertMessage: String? = nil, timeout: Int? = nil,
-                    language: ScanCopy.Language? = nil, origin: String? = nil) {
+                    language: ScanCopy.Language? = nil, origin: String? = nil, password: [UInt8]? = nil) {
+            self.password = password
             self.language = language
             self.origin = origin
             self.object = object
@@ -54,6 +57,7 @@ public final class DaemonScanSession: AsyncSequence, Sendable {
             if let timeout { values["timeout"] = .uint32(UInt32(clamping: timeout)) }
             if let language { values["language"] = .string(language.rawValue) }
             if let origin { values["origin"] = .string(origin) }
+            if let password { values["password"] = .array(elementSignature: "y", password.map(DBusValue.byte)) }
             return .vardict(values)
         }
     }

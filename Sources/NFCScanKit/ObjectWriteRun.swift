@@ -12,7 +12,8 @@ extension ObjectWrite {
         let message = message, options = options, lock = lock, overwrite = overwrite
         let result: WriteResult
         do throws(TagWriteError) {
-            result = try await object.perform { driver throws(TagWriteError) -> WriteResult in
+            // The write's password also reads what a write that must not overwrite checks first.
+            result = try await object.perform(password: options.password) { driver throws(TagWriteError) -> WriteResult in
                 if !overwrite, let ending = try await Self.heldMessage(driver) { return WriteResult(ending: ending) }
                 var report = TagWriteReport(roundTrips: 0, changed: false)
                 if let message {

@@ -29,9 +29,9 @@ public enum ScanFailure: Error, Sendable, CustomStringConvertible {
 /// reader is read once; holding it near again (after it left) reads it again.
 ///
 /// Hotplug: given a ``ReaderDirectory``, the session follows every provider that can notify
-/// (``ReaderProvider/readerChanges()``: PC/SC) and opens the readers that appear while it waits;
-/// a reader that vanishes (its events end) is dropped, and the session keeps waiting for
-/// another until the time is up. libnfc cannot notify: its readers are those present at the start.
+/// (``ReaderProvider/readerChanges()``: pcscd's PnP notification, libnfc's device nodes) and
+/// opens the readers that appear while it waits; a reader that vanishes (its events end) is
+/// dropped, opened again if it comes back, and the session keeps waiting until the time is up.
 ///
 /// Structured: making a session starts nothing. Its owner runs ``run()`` beside the calls of
 /// ``next(timeout:arrived:)`` (in a task group, or `async let`); `run()` follows each reader's
@@ -154,7 +154,7 @@ public final class ScanSession: Sendable {
     private func openNew(_ provider: any ReaderProvider, wanted: String?, added: @Sendable (any Reader) -> Void) async {
         guard let identifiers = try? await provider.identifiers() else { return }
         let open = state.withLock { state in
-            Set(state.live.compactMap { state.readers[$0] }.filter { $0.backend == provider.backend }.map(\.name))
+            Set(state.live.compactMap { state.readers[$0] }.filter { $0.backend == provider.backend }.map(\.identifier))
         }
         for identifier in identifiers where !open.contains(identifier) {
             if let wanted, identifier != wanted, !identifier.contains(wanted) { continue }
@@ -169,14 +169,18 @@ public final class ScanSession: Sendable {
     /// `claim` sees each arrival first: when it returns true it has done what it wanted with the
     /// object (nfcscand's write session writes it) and released it, and the object is not read;
     /// the wait goes on (a `timeout` starts again).
+    ///
+    /// `password` is asked as each object is read: the password the person (or the app whose
+    /// session is active) gave for read-protected objects, nil for none.
     public func next(timeout: Duration?, arrived: @Sendable () -> Void = {},
-                     claim: @Sendable (DetectedObject) async -> Bool = { _ in false }) async throws(ScanFailure) -> ScannedObject {
+                     claim: @Sendable (DetectedObject) async -> Bool = { _ in false },
+                     password: @Sendable () -> [UInt8]? = { nil }) async throws(ScanFailure) -> ScannedObject {
         var (object, reader) = try await nextArrival(timeout: timeout)
         while await claim(object) { (object, reader) = try await nextArrival(timeout: timeout) }
         arrived()
         // Read once, then let go: another program may want the object while it stays.
         do {
-            let reading = try await object.readNDEF()
+            let reading = try await object.readNDEF(password: password())
             await object.release()
             return ScannedObject(readerName: reader.name, backend: reader.backend, identifier: object.identifier,
                                  technology: object.technology, reading: reading)

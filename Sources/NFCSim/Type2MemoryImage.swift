@@ -37,11 +37,20 @@ public enum Type2MemoryImage {
         if let configuration = product.configurationPage {
             let pages = product.totalPages - configuration
             // Dynamic lock bytes (when the chip has them), CFG0 (AUTH0 FF: no password protection),
-            // CFG1, PWD (reads as zeros), PACK.
+            // CFG1, PWD (FF FF FF FF from the factory; reads as zeros), PACK (00 00).
             if pages == 5 { memory += [0x00, 0x00, 0x00, 0xBD] }
-            memory += [0x04, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
+            memory += [0x04, 0x00, 0x00, 0xFF, 0x00, 0x05, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00]
         }
         precondition(memory.count == product.totalPages * Type2Product.pageSize, "product table and layout disagree")
+        return memory
+    }
+
+    /// A chip as it leaves the factory before NDEF formatting: the CC page and the data area
+    /// zero, the configuration pages in their delivery state.
+    public static func blank(product: Type2Product, uid: [UInt8]) throws(VirtualObjectError) -> [UInt8] {
+        var memory = try make(product: product, uid: uid, dataArea: [])
+        let cc = Type2Tag.ccPage * Type2Product.pageSize
+        memory.replaceSubrange(cc..<(cc + Type2Product.pageSize), with: [0, 0, 0, 0])
         return memory
     }
 

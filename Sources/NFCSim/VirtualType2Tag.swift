@@ -37,10 +37,16 @@ public struct VirtualType2Tag: VirtualObject {
     /// as a dump that could not read them shows): READ of them and FAST_READ reaching them get
     /// NAK 0; nil: every page reads.
     public var readablePages: Int?
-    /// The password PWD_AUTH checks (PWD reads as zeros): FF FF FF FF from the factory.
-    public var password: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
-    /// The 2-byte answer to a right password (PACK, which also reads as zeros).
-    public var passwordAcknowledge: [UInt8] = [0x00, 0x00]
+    /// The password PWD_AUTH checks: the PWD page the image holds (FF FF FF FF from the factory),
+    /// which READ answers as zeros; nil for chips without one.
+    public var password: [UInt8]? {
+        product.configurationPages.map { Array(page($0.password)) }
+    }
+    /// The 2-byte answer to a right password: the first half of the PACK page the image holds
+    /// (which also reads as zeros).
+    public var passwordAcknowledge: [UInt8]? {
+        product.configurationPages.map { Array(page($0.passwordAcknowledge).prefix(2)) }
+    }
     /// After a right PWD_AUTH, until the chip is activated again.
     public private(set) var isAuthenticated = false
 
@@ -89,12 +95,12 @@ public struct VirtualType2Tag: VirtualObject {
         return true
     }
 
-    /// Puts pages from `page` on behind `password` (CFG0 AUTH0; CFG1 PROT when reads are
-    /// protected too), as a writer with the old password would, for chips with configuration pages.
+    /// Puts pages from `page` on behind `password` (PWD and PACK; CFG0 AUTH0; CFG1 PROT when reads
+    /// are protected too), as a writer with the old password would, for chips with configuration pages.
     public mutating func protect(from page: Int, password: [UInt8], acknowledge: [UInt8] = [0x00, 0x00], readsToo: Bool = false) {
         guard let pages = product.configurationPages else { preconditionFailure("the \(product.name) has no password") }
-        self.password = password
-        passwordAcknowledge = acknowledge
+        precondition(password.count == 4 && acknowledge.count == 2, "PWD is 4 bytes, PACK 2")
+        write(password + acknowledge + [0x00, 0x00], atPage: pages.password)
         memory[pages.cfg0 * Type2Product.pageSize + 3] = UInt8(page)
         let access = pages.cfg1 * Type2Product.pageSize
         memory[access] = readsToo ? memory[access] | 0x80 : memory[access] & 0x7F
@@ -147,11 +153,11 @@ public struct VirtualType2Tag: VirtualObject {
             return .frame(version)
         case .read(let page):
             guard Int(page) < firstUnreadablePage else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
-            return .frame((0..<4).flatMap { self.page((Int(page) + $0) % pages) })
+            return .frame((0..<4).flatMap { readPage((Int(page) + $0) % pages) })
         case .fastRead(let start, let end):
             guard product.supportsFastRead else { return unknownCommandReply }
             guard start <= end, Int(end) < firstUnreadablePage else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
-            return .frame((Int(start)...Int(end)).flatMap { self.page($0) })
+            return .frame((Int(start)...Int(end)).flatMap { readPage($0) })
         case nil:
             return unknownCommandReply
         }
@@ -160,7 +166,9 @@ public struct VirtualType2Tag: VirtualObject {
     /// PWD_AUTH (1B + 4 bytes): PACK for the right password (authenticated until the next
     /// activation), NAK otherwise.
     private mutating func authenticate(_ frame: [UInt8]) -> VirtualReply {
-        guard frame.count == 5, Array(frame[1...]) == password else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
+        guard frame.count == 5, let password, let passwordAcknowledge, Array(frame[1...]) == password else {
+            return .nak(Type2Acknowledgement.invalidArgument.rawValue)
+        }
         isAuthenticated = true
         return .frame(passwordAcknowledge)
     }
@@ -181,8 +189,8 @@ public struct VirtualType2Tag: VirtualObject {
 
     /// WRITE (A2 page b0 b1 b2 b3), as the data sheets describe it: pages 0–1 (UID) are
     /// read-only; the lock bytes (page 2 bytes 2–3, the dynamic lock page's bytes 0–2) and the
-    /// CC (page 3) are one-time programmable, so bits are ORed in; PWD and PACK are stored but read
-    /// as zeros; a page locked by lock bits, or protected by AUTH0 before PWD_AUTH, gets a NAK;
+    /// CC (page 3) are one-time programmable, so bits are ORed in; PWD and PACK are stored in the
+    /// image (what `--save` keeps) but read as zeros; a page locked by lock bits, or protected by AUTH0 before PWD_AUTH, gets a NAK;
     /// other pages are replaced. The ACK crosses as an empty frame, as a PN53x InDataExchange
     /// returns it. Block-locking bits freeze the lock bits they cover; CFGLCK locks CFG0/CFG1.
     private mutating func store(_ frame: [UInt8]) -> VirtualReply {
@@ -194,20 +202,18 @@ public struct VirtualType2Tag: VirtualObject {
         let pages = product.configurationPages
         let start = page * Type2Product.pageSize
         switch page {
-        case pages?.password: password = bytes
-        case pages?.passwordAcknowledge: passwordAcknowledge = Array(bytes.prefix(2))
+        case Type2StaticLock.page:
+            orLockBits(bytes, at: start + 2, frozen: Type2StaticLock.frozenBits(Int(memory[start + 2])))
+        case Type2Tag.ccPage:
+            for index in 0..<Type2Product.pageSize { memory[start + index] |= bytes[index] }
+        case pages?.dynamicLock:
+            orLockBits(bytes, at: start, frozen: product.dynamicLock?.frozenBits(Int(memory[start + 2])) ?? 0)
+            memory[start + 2] |= bytes[2]
+        case pages?.passwordAcknowledge:
+            // PACK's bytes 2–3 are RFU.
+            memory.replaceSubrange(start..<(start + 2), with: bytes.prefix(2))
         default:
-            switch page {
-            case Type2StaticLock.page:
-                orLockBits(bytes, at: start + 2, frozen: Type2StaticLock.frozenBits(Int(memory[start + 2])))
-            case Type2Tag.ccPage:
-                for index in 0..<Type2Product.pageSize { memory[start + index] |= bytes[index] }
-            case pages?.dynamicLock:
-                orLockBits(bytes, at: start, frozen: product.dynamicLock?.frozenBits(Int(memory[start + 2])) ?? 0)
-                memory[start + 2] |= bytes[2]
-            default:
-                memory.replaceSubrange(start..<(start + Type2Product.pageSize), with: bytes)
-            }
+            memory.replaceSubrange(start..<(start + Type2Product.pageSize), with: bytes)
         }
         return .frame([])
     }
@@ -223,5 +229,16 @@ public struct VirtualType2Tag: VirtualObject {
 
     private func page(_ number: Int) -> ArraySlice<UInt8> {
         memory[(number * Type2Product.pageSize)..<((number + 1) * Type2Product.pageSize)]
+    }
+
+    /// The whole memory as READ answers it: PWD and PACK as zeros.
+    public var memoryAsRead: [UInt8] { (0..<product.totalPages).flatMap { readPage($0) } }
+
+    /// A page as READ answers it: PWD and PACK as zeros.
+    private func readPage(_ number: Int) -> ArraySlice<UInt8> {
+        if let pages = product.configurationPages, number == pages.password || number == pages.passwordAcknowledge {
+            return [0x00, 0x00, 0x00, 0x00]
+        }
+        return page(number)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineIO
 
 struct NFCSimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,6 +10,7 @@ struct NFCSimCommand: ParsableCommand {
             software under test runs exactly as it would with a physical reader. nfcsim never opens \
             a network port for this.
             """,
+        version: "nfcsim \(NFCScanVersion.string)",
         subcommands: [PN532Command.self, VPCDCommand.self]
     )
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineIO
 import NDEF
+import NFCSim
 import NFCTags
 
 /// What a virtual object holds and when it is near the reader: the options every `nfcsim`
@@ -27,6 +28,20 @@ struct ObjectOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The object's 7-byte UID in hex.", valueName: "hex"))
     var uid: String?
 
+    @Flag(help: "Present a blank object, as it leaves the factory: no capability container and no message, so readers find nothing to read and writers must format it first (Type 2 only).")
+    var blank = false
+
+    @Option(help: ArgumentHelp("The object's password (PWD, 8 hex digits; the factory's is ffffffff): PWD_AUTH takes this one alone (NTAG21x and Ultralight EV1 only).", valueName: "hex"))
+    var password: String?
+
+    @Option(help: ArgumentHelp("Protect the object's memory from page 4 on with its password (--password, else the factory's): write (AUTH0 4), or read (AUTH0 4 and PROT: reading needs the password too) (NTAG21x and Ultralight EV1 only).", valueName: "write|read"))
+    var protect: Protection?
+
+    /// What `--protect` puts behind the password.
+    enum Protection: String, ExpressibleByArgument, CaseIterable {
+        case write, read
+    }
+
     @Option(name: .customLong("for"), help: ArgumentHelp("Keep the object near the reader this many seconds (default: until interrupted).", valueName: "seconds"))
     var duration: Double?
 
@@ -41,11 +56,45 @@ struct ObjectOptions: ParsableArguments {
         if dump != nil, image != nil || ndef != nil || uri != nil || text != nil || uid != nil {
             throw ValidationError("--dump is the whole object, UID and message included; give it without --image, --uri, --text, --ndef or --uid")
         }
+        if blank, image != nil || dump != nil || ndef != nil || uri != nil || text != nil {
+            throw ValidationError("--blank holds no message; give it without --image, --dump, --uri, --text or --ndef")
+        }
+        if password != nil || protect != nil, image != nil || dump != nil {
+            throw ValidationError("--image and --dump hold the object's password and protection (its PWD, AUTH0 and ACCESS pages); give them without --password or --protect")
+        }
+        if let password, Self.passwordBytes(password) == nil { throw ValidationError("--password needs 8 hex digits, such as 1a2b3c4d") }
     }
 
     /// The check that needs the subcommand's object type.
     func validateImage(allowed: Bool) throws {
         if image != nil, !allowed { throw ValidationError("--image is for Type 2 objects: ntag203, ntag210, ntag212, ntag213, ntag215, ntag216, ultralight, ultralightc, mf0ul11 or mf0ul21") }
+        if blank, !allowed { throw ValidationError("--blank is for Type 2 objects: ntag203, ntag210, ntag212, ntag213, ntag215, ntag216, ultralight, ultralightc, mf0ul11 or mf0ul21") }
+    }
+
+    /// The check of `--password` and `--protect` against the chip (`product`; nil: not Type 2).
+    func validatePassword(product: Type2Product?) throws {
+        guard password != nil || protect != nil, product?.configurationPages == nil else { return }
+        throw ValidationError("--password and --protect are for chips with a password: ntag210, ntag212, ntag213, ntag215, ntag216, mf0ul11 or mf0ul21")
+    }
+
+    static func passwordBytes(_ text: String) -> [UInt8]? {
+        guard case .success(let bytes) = Hex.decode(text), bytes.count == 4 else { return nil }
+        return bytes
+    }
+
+    /// The Type 2 chip the options describe: the `--image` memory as it is, else a `--blank` chip
+    /// or one holding the message, with `--password` and `--protect` applied.
+    func type2Tag(_ product: Type2Product, content: Content) throws -> VirtualType2Tag {
+        if let image = content.image { return try VirtualType2Tag(product: product, image: image) }
+        let uid = content.uid ?? VirtualType2Tag.defaultUID
+        var tag = blank ? try VirtualType2Tag(product: product, image: Type2MemoryImage.blank(product: product, uid: uid))
+                        : try VirtualType2Tag(product: product, uid: uid, message: content.message)
+        if password != nil || protect != nil, product.configurationPages != nil {
+            let chosen = password.flatMap(Self.passwordBytes) ?? [0xFF, 0xFF, 0xFF, 0xFF]
+            // Without --protect, AUTH0 stays FF as from the factory: nothing is protected.
+            tag.protect(from: protect == nil ? 0xFF : Type2Product.firstUserPage, password: chosen, readsToo: protect == .read)
+        }
+        return tag
     }
 
     /// The loaded content: the message (nil: formatted but empty), the `--uid` bytes, and the

@@ -36,6 +36,14 @@ struct PN532Command: ParsableCommand {
             --ndef reads a file holding an encoded NDEF message instead. With none of them the \
             tag is formatted but empty.
 
+            --blank presents a Type 2 tag as it leaves the factory, with no capability \
+            container: readers find nothing, writers must format it. --password HEX gives an \
+            NTAG21x or Ultralight EV1 its password (PWD; the factory's is ffffffff) and \
+            --protect write|read puts its memory from page 4 on behind it, for writing or for \
+            reading too:
+
+              $ nfcsim pn532 --uri https://example.com/poster --password 1a2b3c4d --protect read
+
             A Type 2 tag can instead take its whole memory from --image FILE (raw pages from \
             page 0, as nfc-mfultralight r writes them), as it is, malformed or hostile: UID, \
             lock bytes, CC and TLVs are the file's (--uid is ignored). A shorter file is padded \
@@ -101,6 +109,7 @@ struct PN532Command: ParsableCommand {
 
     func validate() throws {
         try object.validateImage(allowed: (type ?? .ntag213).product != nil)
+        try object.validatePassword(product: (type ?? .ntag213).product)
         if keepReader, object.duration == nil { throw ValidationError("--keep-reader only makes sense with --for") }
         if let n = dieAtExchange, n < 1 { throw ValidationError("--die-at-exchange counts from 1") }
     }
@@ -115,7 +124,7 @@ struct PN532Command: ParsableCommand {
         } catch {
             printError(error.message); throw ExitCode(error.status)
         }
-        let message = content.message, uidBytes = content.uid ?? VirtualType2Tag.defaultUID
+        let message = content.message
         let target: any PN532Target, summary: String
         do {
             if let dumped {
@@ -134,11 +143,7 @@ struct PN532Command: ParsableCommand {
                                                    uid: content.uid.map { Array($0.suffix(4)) } ?? MifareClassicImage.defaultUID, message: message)
                 (target, summary) = (tag.pn532Target, "\(tag.size.name) UID \(Hex.spaced(tag.uid))")
             default:
-                let tag = if let imageBytes = content.image {
-                    try VirtualType2Tag(product: type.product!, image: imageBytes)
-                } else {
-                    try VirtualType2Tag(product: type.product!, uid: uidBytes, message: message)
-                }
+                let tag = try object.type2Tag(type.product!, content: content)
                 (target, summary) = (tag.pn532Target, "\(tag.product.name) UID \(Hex.spaced(tag.uid))")
             }
             }

@@ -46,7 +46,10 @@ struct VPCDCommand: ParsableCommand {
 
             Content: --uri and --text make one record each (a link first, then the text); --ndef \
             reads a file holding an encoded NDEF message instead. With none of them the object is \
-            formatted but empty. An NTAG or Ultralight can instead take its whole memory from \
+            formatted but empty; with --blank (an NTAG or Ultralight) it is as it leaves the \
+            factory, not even formatted. --password HEX gives an NTAG21x or Ultralight EV1 its \
+            password (the factory's is ffffffff) and --protect write|read puts its memory from \
+            page 4 on behind it. An NTAG or Ultralight can instead take its whole memory from \
             --image FILE (raw pages from page 0, as nfc-mfultralight r writes them), as it is, \
             malformed or hostile: UID, lock bytes, CC and TLVs are the file's (--uid is ignored); a \
             shorter file is padded with zeros, a longer one refused. --dump FILE presents a Flipper \
@@ -108,6 +111,7 @@ struct VPCDCommand: ParsableCommand {
 
     func validate() throws {
         try object.validateImage(allowed: (type ?? .ntag213).product != nil)
+        try object.validatePassword(product: (type ?? .ntag213).product)
         if !(1...65535).contains(port) { throw ValidationError("--port needs a TCP port, 1 to 65535") }
     }
 
@@ -129,11 +133,7 @@ struct VPCDCommand: ParsableCommand {
                 (card, summary) = try Self.card(dumped, path: object.dump ?? "", reader: reader)
                 if self.type != nil, dumped.format != .raw { writeLine("nfcsim: --type is ignored: the chip is the dump's") }
             } else if let product = type.product {
-                let tag = if let imageBytes = content.image {
-                    try VirtualType2Tag(product: product, image: imageBytes)
-                } else {
-                    try VirtualType2Tag(product: product, uid: uidBytes ?? VirtualType2Tag.defaultUID, message: message)
-                }
+                let tag = try object.type2Tag(product, content: content)
                 card = reader.present(VPCDType2Card(tag: tag))
                 summary = "\(product.name) UID \(Hex.spaced(tag.uid)) \(reader.summary)"
             } else if type == .classic1k || type == .classic4k {

@@ -6,11 +6,14 @@ public struct DriverContext: Hashable, Sendable {
     public var classicSize: MifareClassicSize?
     /// Whether ISO 15693 GET SYSTEM INFORMATION reaches a Type 5 object over this link.
     public var type5SystemInformation: Bool
+    /// The password the person gave for reading (an NTAG21x's; other objects have none).
+    public var password: [UInt8]?
 
-    public init(uid: [UInt8], classicSize: MifareClassicSize? = nil, type5SystemInformation: Bool = true) {
+    public init(uid: [UInt8], classicSize: MifareClassicSize? = nil, type5SystemInformation: Bool = true, password: [UInt8]? = nil) {
         self.uid = uid
         self.classicSize = classicSize
         self.type5SystemInformation = type5SystemInformation
+        self.password = password
     }
 }
 
@@ -19,7 +22,7 @@ extension TagPlatform {
     public func driver(over transport: any TagTransport, context: DriverContext) -> any TagDriver {
         switch self {
         case .type1: Type1Driver(transport: transport, uid: context.uid)
-        case .type2: Type2Driver(transport: transport, uid: context.uid)
+        case .type2: Type2Driver(transport: transport, uid: context.uid, password: context.password)
         case .type3: Type3Driver(transport: transport, idm: context.uid)
         case .type4: Type4Driver(transport: transport, uid: context.uid)
         case .type5: Type5Driver(transport: transport, uid: context.uid, systemInformation: context.type5SystemInformation)

@@ -19,6 +19,10 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case messagePastEndOfMemory(needed: Int, capacity: Int)
     /// A Type 2 chip answered a command with a 4-bit NAK.
     case nak(command: String, code: UInt8)
+    /// A password protects reading the object (NTAG21x PROT) and none was given.
+    case passwordRequired
+    /// A password protects reading the object and it refused the one given.
+    case wrongPassword
     /// A response of the wrong length for its command.
     case unexpectedResponse(command: String, expected: Int, received: Int)
     /// The object has no NDEF application (Type 4: neither the v2 nor the v1 AID selects).
@@ -52,6 +56,8 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .messagePastEndOfMemory(let needed, let capacity):
             "the NDEF message claims \(needed) bytes of tag memory but the object holds \(capacity)"
         case .nak(let command, let code): "the object refused \(command) (NAK \(Hex.code(code)))"
+        case .passwordRequired: "reading is protected by a password"
+        case .wrongPassword: "reading is protected by a password, and the object refused the one given"
         case .unexpectedResponse(let command, let expected, let received):
             "\(command) answered \(received) bytes, expected \(expected)"
         case .noNDEFApplication: "the object has no NDEF application"

@@ -2,15 +2,19 @@
 public struct Type2Driver: TagDriver {
     public let transport: any TagTransport
     public let uid: [UInt8]?
+    /// The NTAG21x password for reading (sent only to a chip that refuses to be read without it)
+    /// and for ``status()`` (sent first, as writes send theirs from ``WriteOptions``).
+    public let password: [UInt8]?
     public var platform: TagPlatform { .type2 }
 
-    public init(transport: any TagTransport, uid: [UInt8]?) {
+    public init(transport: any TagTransport, uid: [UInt8]?, password: [UInt8]? = nil) {
         self.transport = transport
         self.uid = uid
+        self.password = password
     }
 
     public func readNDEF() async throws(TagReadError) -> TagReading {
-        try await Type2Tag.readNDEF(over: transport, uid: uid)
+        try await Type2Tag.readNDEF(over: transport, uid: uid, password: password)
     }
 
     /// Formatted or blank, read-only (CC write access or the static lock bits locking the data
@@ -18,7 +22,7 @@ public struct Type2Driver: TagDriver {
     /// (chips with configuration pages; nil where they cannot be read or do not exist).
     public func status() async throws(TagWriteError) -> TagStatus {
         var link = CountedLink(transport)
-        let session = try await Type2Writer.open(&link, password: nil)
+        let session = try await Type2Writer.open(&link, password: password)
         let product = session.product
         let passwordProtected = session.protection.map { $0.protects(session.lastDataPage) }
         let locked = Type2StaticLock.locks(Type2Product.firstUserPage, lockBytes: session.header[10..<12])

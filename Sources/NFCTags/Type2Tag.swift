@@ -30,13 +30,37 @@ public enum Type2Tag {
     static let lastAddressablePage = 0xFF
 
     /// Reads the message. `uid` is passed through to the result when the backend knows it.
-    public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil,
+    ///
+    /// `password`: an NTAG21x password, sent (PWD_AUTH) only to a chip that refuses to be read
+    /// without it: a READ NAK on a chip whose configuration pages refuse READ too (PROT with AUTH0
+    /// at or before the page). Then the read starts again after PWD_AUTH; a refused password is
+    /// ``TagReadError/wrongPassword``, none ``TagReadError/passwordRequired``. An object that
+    /// does not protect reading never sees the password, so a wrong one cannot count against its
+    /// AUTHLIM (the failed attempts after which an NTAG21x refuses its password for good).
+    public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil, password: [UInt8]? = nil,
                                 initialDataBytes: Int = initialDataBytes) async throws(TagReadError) -> TagReading {
-        let initialDataBytes = max(Type2Product.pageSize, initialDataBytes)    // every read must make progress
         var link = CountedLink(transport)
         let product = try await identify(&link)
-        var memory = PageReader(fastRead: product?.supportsFastRead == true && transport.capabilities.passesType2Extensions,
-                                maxResponseLength: transport.capabilities.maxResponseLength)
+        do {
+            return try await readMessage(&link, product: product, uid: uid, initialDataBytes: initialDataBytes)
+        } catch .nak(let command, let code) {
+            guard let pages = product?.configurationPages, await refusesConfiguration(&link, pages) else {
+                throw .nak(command: command, code: code)
+            }
+            guard let password else { throw .passwordRequired }
+            guard password.count == 4 else { throw .unsupported("a password for this chip is 4 bytes, not \(password.count)") }
+            guard try await authenticate(&link, password) == .accepted else { throw .wrongPassword }
+            return try await readMessage(&link, product: product, uid: uid, initialDataBytes: initialDataBytes)
+        }
+    }
+
+    /// The read after GET_VERSION (or after PWD_AUTH): see the type's documentation.
+    private static func readMessage(_ link: inout CountedLink, product: Type2Product?, uid: [UInt8]?,
+                                    initialDataBytes: Int) async throws(TagReadError) -> TagReading {
+        let initialDataBytes = max(Type2Product.pageSize, initialDataBytes)    // every read must make progress
+        let capabilities = link.transport.capabilities
+        var memory = PageReader(fastRead: product?.supportsFastRead == true && capabilities.passesType2Extensions,
+                                maxResponseLength: capabilities.maxResponseLength)
 
         // Capability container, with the start of the data area.
         let firstPages = (min(initialDataBytes, product?.userMemory ?? initialDataBytes) + 3) / 4
@@ -99,6 +123,44 @@ public enum Type2Tag {
         default:
             throw .unexpectedResponse(command: "GET_VERSION", expected: 8, received: response.count)
         }
+    }
+
+    /// What a chip made of PWD_AUTH.
+    enum Authentication: Equatable {
+        /// It answered PACK.
+        case accepted
+        /// It answered NAK: not its password.
+        case refused
+        /// It did not answer: a chip without a password.
+        case silent
+    }
+
+    /// PWD_AUTH with `password` (NTAG21x §10.7, MF0ULX1 §8.13). A refusal or silence sends the chip
+    /// to IDLE, so it is activated again (after a refusal only as far as it is still there: the
+    /// next command finds out).
+    static func authenticate(_ link: inout CountedLink, _ password: [UInt8]) async throws(TagReadError) -> Authentication {
+        let answer: [UInt8]
+        do { answer = try await link.exchange(Type2PasswordProtection.authenticate(password)) } catch .timeout {
+            try await link.reactivate()
+            return .silent
+        } catch { throw link.mapped(error) }
+        switch answer.count {
+        case 2: return .accepted
+        case 1:
+            try? await link.reactivate()
+            return .refused
+        default: throw .unexpectedResponse(command: "PWD_AUTH", expected: 2, received: answer.count)
+        }
+    }
+
+    /// After a NAK sent the chip to IDLE: whether it refuses READ of its configuration pages as
+    /// well, which only PROT with AUTH0 at or before them does (it is activated again either way).
+    static func refusesConfiguration(_ link: inout CountedLink, _ pages: Type2ConfigurationPages) async -> Bool {
+        guard (try? await link.reactivate()) != nil,
+              let response = try? await link.send(Type2Command.read(page: UInt8(pages.firstPage)).frame) else { return false }
+        guard response.count == 1 else { return false }
+        try? await link.reactivate()
+        return true
     }
 
     /// The data area's size: the capability container's, bounded by the chip's user memory from

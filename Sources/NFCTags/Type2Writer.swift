@@ -137,20 +137,14 @@ public enum Type2Writer {
                 throw .refused(.unsupported("this reader passes only reads and writes to the chip, not its password; use a reader that passes the chip's own commands"))
             }
             if let product, product.configurationPages == nil { throw .refused(.unsupported("the \(product.name) has no password")) }
-            let answer: [UInt8]
-            do { answer = try await link.exchange(Type2PasswordProtection.authenticate(password)) } catch .timeout {
-                // A chip without PWD_AUTH falls silent; one that answers again after waking has none.
-                do { try await link.reactivate() } catch { throw .link(error) }
-                throw .refused(.unsupported("this chip has no password"))
-            } catch { throw .link(link.mapped(error)) }
-            guard answer.count == 2 else {
-                if answer.count == 1 {
-                    await wake(&link)
-                    throw .refused(.wrongPassword)
-                }
-                throw .link(.unexpectedResponse(command: "PWD_AUTH", expected: 2, received: answer.count))
+            let answer: Type2Tag.Authentication
+            do { answer = try await Type2Tag.authenticate(&link, password) } catch { throw .link(error) }
+            switch answer {
+            case .accepted: authenticated = true
+            case .refused: throw .refused(.wrongPassword)
+            // A chip without PWD_AUTH falls silent; one that answers again after waking has none.
+            case .silent: throw .refused(.unsupported("this chip has no password"))
             }
-            authenticated = true
         }
         let header: [UInt8]
         do { header = try await readHeader(&link) } catch { throw .link(error) }

@@ -112,3 +112,27 @@ enum CLI {
         #expect(r.stdout.contains("65 invalid data"))
     }
 }
+
+/// Issue 23: decoding hex text given as bytes says to add --hex; an odd number of digits before
+/// a trailing newline is called what it is.
+extension Result {
+    fileprivate var failure: Failure? { if case .failure(let error) = self { error } else { nil } }
+}
+
+@Suite struct DecodeHintTests {
+    @Test func hexTextWithoutHexSuggestsIt() throws {
+        let r = try CLI.run(["decode"], stdin: Array("d1010c55036578616d706c652e636f6d\n".utf8))
+        #expect(r.status == 65)
+        #expect(r.stderr.hasSuffix("(the input looks like hex text: add --hex)\n"), "\(r.stderr)")
+        let binary = try CLI.run(["decode"], stdin: [0xD1, 0x01])
+        #expect(!binary.stderr.contains("--hex"), "bytes that are not hex text get no such hint")
+    }
+
+    @Test func anOddNumberOfDigitsBeforeATrailingNewline() throws {
+        let r = try CLI.run(["decode", "--hex"], stdin: Array("d1010c5503657\n".utf8))
+        #expect(r.status == 65)
+        #expect(r.stderr == "nfcscan: input is not hex: odd number of hex digits at character 13\n")
+        #expect("\(try #require(Hex.decode("d1 0 1").failure))" == "separator inside a byte at character 4")
+        #expect(Hex.decode("d1 01\r\n") == .success([0xD1, 0x01]))
+    }
+}

@@ -1,3 +1,4 @@
+import DBusValues
 import DesktopEntries
 import NDEF
 import NFCBusAPI
@@ -198,6 +199,37 @@ import Testing
         #expect(observed == [session], "\(scanned)")
     }
 
+    /// A scan session's password reads objects only while it is active; an object that needs one
+    /// sends the session looking again, its prompt saying why; the password is never shown.
+    @Test func aScanSessionsPasswordReadsOnlyWhileItIsActive() throws {
+        var rig = Rig()
+        let options = try ScanSessionOptions(["object": .string("badge"), "password": .array(elementSignature: "y", [1, 2, 3, 4].map(DBusValue.byte))])
+        let password = try #require(options.password)
+        #expect(password.bytes == [1, 2, 3, 4])
+        #expect("\(options)".contains("(a password)") && !"\(options)".contains("[1, 2, 3, 4]"), "\(options)")
+        let first = rig.request(.startSession(ScanSessionOptions()), from: ":1.30")
+        #expect(!first.effects.contains { if case .readPassword = $0 { true } else { false } }, "no password: none set")
+        let waiting = rig.request(.startSession(options), from: ":1.31")
+        #expect(!waiting.effects.contains(.readPassword(session: 2, password)), "not while it waits")
+        let next = rig.send(.timerFired(.sessionTimeout(1)))
+        #expect(next.contains(.readPassword(session: 2, password)), "\(next)")
+
+        rig.send(.reading(generation: 1, .reading))
+        let refused = rig.send(.reading(generation: 1, .needsPassword(wrong: true)))
+        let alert = ScanCopy.catalog(object: "badge").wrongPassword
+        #expect(refused.contains(.update(path: "\(ScannerAPI.sessionsPath)/2", interface: ScannerAPI.sessionInterface,
+                                         ["State": .string("active"), "AlertMessage": .string(alert)])), "\(refused)")
+        #expect(!refused.contains { "\($0)".contains("[1, 2, 3, 4]") })
+
+        let read = rig.send(.reading(generation: 1, .readWithPassword(Rig.object(uri: "https://example.com/badge"), session: 2)))
+        #expect(read.contains { if case .signal(_, _, "Detected", _, ":1.31") = $0 { true } else { false } }, "\(read)")
+
+        #expect(read.contains(.dropReadPassword(session: 2)), "a single session ends with its first read: \(read)")
+        // Read with its password as it ended: neither offered nor observed for anyone else.
+        let late = rig.send(.reading(generation: 1, .readWithPassword(Rig.object(uri: "https://example.com/badge"), session: 2)))
+        #expect(!late.contains { if case .notify = $0 { true } else if case .observe = $0 { true } else { false } }, "\(late)")
+    }
+
     /// The publisher's state becomes the Broker property, announced only when it changes.
     @Test func theBrokerStatusIsAPropertyChangedOnlyWhenItChanges() {
         var rig = Rig()
@@ -211,6 +243,22 @@ import Testing
         guard case .dictionary(_, _, let entries)? = rig.core.scannerProperties["Broker"] else { Issue.record("no Broker"); return }
         #expect(entries.map(\.key) == [.string("station"), .string("connected"), .string("pending"), .string("dropped"), .string("last-error")])
         #expect(entries.last?.value == .variant(.string("Connection refused")))
+    }
+
+    /// Whether notifications can be shown is a property (`nfcscan status` reads it): asked at
+    /// start, then followed as a server comes and goes; announced only when it changes.
+    @Test func whetherNotificationsCanBeShownIsAProperty() {
+        var core = DaemonCore()
+        let started = core.handle(.started)
+        #expect(started.contains(.findNotificationServer), "\(started)")
+        var rig = Rig()
+        #expect(rig.core.scannerProperties["Notifications"] == .string("available"))
+        let unavailable: [String: DBusValue] = ["Notifications": .string("unavailable")]
+        #expect(rig.send(.notification(.serverFound(present: false))).contains(.update(path: ScannerAPI.path, interface: ScannerAPI.interface, unavailable)))
+        #expect(rig.core.scannerProperties["Notifications"] == .string("unavailable"))
+        #expect(!rig.send(.notification(.serverChanged(present: false))).contains { if case .update = $0 { true } else { false } })
+        #expect(rig.send(.notification(.serverChanged(present: true)))
+                .contains(.update(path: ScannerAPI.path, interface: ScannerAPI.interface, ["Notifications": .string("available")])))
     }
 
     @Test func aRestartedNotificationServerVoidsTheOldOffers() throws {

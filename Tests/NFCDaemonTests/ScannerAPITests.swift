@@ -131,7 +131,9 @@ import Testing
         for (options, refusal) in [
             (["timeout": DBusValue.uint32(0)], "option \"timeout\" must be between 1 and 3600 seconds"),
             (["multiple": .string("yes")], "option \"multiple\" must be a boolean (b)"),
-            (["colour": .string("red")], "option \"colour\" is not an option of StartScanSession (object, multiple, alert-message, timeout, language, origin)"),
+            (["colour": .string("red")], "option \"colour\" is not an option of StartScanSession (object, multiple, alert-message, timeout, language, origin, password)"),
+            (["password": .array(elementSignature: "y", [.byte(1), .byte(2)])], "option \"password\" must be 4 bytes"),
+            (["password": .string("1a2b3c4d")], "option \"password\" must be bytes (ay)"),
             (["language": .string("fr_FR")], "option \"language\" names no supported language (en, zh-Hans)"),
         ] {
             await #expect(throws: BusError.remote(name: ScannerAPI.ErrorName.invalidArgs, message: refusal)) {

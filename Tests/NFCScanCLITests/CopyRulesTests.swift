@@ -108,14 +108,14 @@ import Testing
 
 /// What a person is told an object holds.
 @Suite struct ContentDescriptionTests {
-    static func lines(_ records: NDEFRecord..., object: String? = "poster") throws -> [String] {
+    static func lines(_ records: NDEFRecord..., object: String? = "poster", hyperlinks: Bool = false) throws -> [String] {
         let report = MessageReport().report(NDEFMessage(records: records))
-        return ContentDescription.lines(for: report, copy: ScanCopy.catalog(object: object))
+        return ContentDescription.lines(for: report, copy: ScanCopy.catalog(object: object), hyperlinks: hyperlinks)
     }
 
     @Test func linksTextsContactsAndNetworksInPlainWords() throws {
-        #expect(try Self.lines(URIRecord(uri: "https://www.example.com/poster").record()) == ["Link: example.com/poster"])
-        #expect(try Self.lines(URIRecord(uri: "https://example.com/").record()) == ["Link: example.com"])
+        #expect(try Self.lines(URIRecord(uri: "https://www.example.com/poster").record()) == ["Link: https://www.example.com/poster"])
+        #expect(try Self.lines(URIRecord(uri: "https://example.com/").record()) == ["Link: https://example.com/"])
         #expect(try Self.lines(URIRecord(uri: "tel:+15551234").record()) == ["Phone number: +15551234"])
         #expect(try Self.lines(URIRecord(uri: "mailto:a@example.com?subject=x").record()) == ["Email address: a@example.com"])
         #expect(try Self.lines(TextRecord(text: "Summer concert").record()) == ["Text: Summer concert"])
@@ -134,6 +134,31 @@ import Testing
             #expect(!line.unicodeScalars.contains { DisplayText.isUnsafe($0) }, "\(line)")
         }
         #expect(lines[0] == "Text: \\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{202e}moc.elgoog")
-        #expect(lines[1] == "Link: evil.example/\\u{202e}gpj.exe")
+        #expect(lines[1] == "Link: https://evil.example/\\u{202e}gpj.exe")
+    }
+
+    /// A working link, an unprotected one and one nothing opens read differently (issue 23: a
+    /// link saved without https:// read back looking like a working one).
+    @Test func aLinkIsShownWithItsSchemeAndOneWithoutIsCalledIncomplete() throws {
+        #expect(try Self.lines(URIRecord(uri: "https://example.com/menu").record()) == ["Link: https://example.com/menu"])
+        #expect(try Self.lines(URIRecord(uri: "http://example.com/menu").record()) == ["Link: http://example.com/menu"])
+        #expect(try Self.lines(URIRecord(uri: "example.com/menu").record()) == ["Incomplete link (it won't open): example.com/menu"])
+        // User information first would name the wrong site: the host it goes to is shown.
+        #expect(try Self.lines(URIRecord(uri: "https://bank.example@evil.example/login").record()) == ["Link: https://evil.example/login"])
+        #expect(ContentDescription.linkDisplayForm("https://example.com/a@b") == "https://example.com/a@b")
+    }
+
+    /// On a terminal that shows them, a web link is clickable (OSC 8); nothing from the object
+    /// gets into the escape sequence, and only http(s) links are made clickable.
+    @Test func aWebLinkIsAClickableLinkOnlyWhenAskedAndOnlyWhenSafe() throws {
+        #expect(try Self.lines(URIRecord(uri: "https://example.com/menu").record(), hyperlinks: true)
+                == ["Link: \u{1B}]8;;https://example.com/menu\u{1B}\\https://example.com/menu\u{1B}]8;;\u{1B}\\"])
+        // A link carrying an escape, a BEL or a bidirectional override is shown escaped, never linked.
+        for hostile in ["https://evil.example/\u{1B}\\x", "https://evil.example/\u{07}", "https://evil.example/\u{202E}gpj.exe"] {
+            let line = try #require(try Self.lines(URIRecord(uri: hostile).record(), hyperlinks: true).first)
+            #expect(!line.contains("\u{1B}"), "\(line)")
+            #expect(!line.unicodeScalars.contains { DisplayText.isUnsafe($0) }, "\(line)")
+        }
+        #expect(try Self.lines(URIRecord(uri: "javascript:alert(1)").record(), hyperlinks: true) == ["Link: javascript:alert(1)"])
     }
 }

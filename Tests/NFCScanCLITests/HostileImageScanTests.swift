@@ -26,6 +26,8 @@ import TestSupport
         var status: Int32
         /// The sentence a data failure ends with.
         var sentence: @Sendable (any ScanCopyCatalog) -> String = { $0.unreadableContent }
+        /// The backends the case holds for.
+        var backends: [Backend] = Backend.allCases
         var testDescription: String { name }
     }
 
@@ -67,37 +69,39 @@ import TestSupport
             // Issue 12: a real Ultralight's NDEF TLV was followed by 0x8d… and no 0xFE.
             let tlv = TLVWalker.encode(.ndefMessage, value: try message().encoded())!
             return try ntag213(dataArea: tlv + [0x8D, 0x41, 0x00, 0x72, 0x03, 0xFF, 0x12])
-        }, stdout: "Link: example.com/poster\nText: Summer concert\n", status: 0),
+        }, stdout: "Link: https://example.com/poster\nText: Summer concert\n", status: 0),
         Case(name: "a vCard in Latin-1 between a link and a text", image: {
             // Issue 12: one payload that does not fit its type hid the whole message.
             let card = Array("BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Jos".utf8) + [0xE9] + Array("\r\nEND:VCARD\r\n".utf8)
             let records = try message().records
             let withCard = NDEFMessage(records: [records[0], NDEFRecord(tnf: .media, type: "text/vcard", payload: card), records[1]])
             return try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: withCard, capacity: Type2Product.ntag213.ccDataAreaSize))
-        }, stdout: "Link: example.com/poster\n\(ScanCopy.catalog().unreadableRecord)\nText: Summer concert\n", status: 0),
+        }, stdout: "Link: https://example.com/poster\n\(ScanCopy.catalog().unreadableRecord)\nText: Summer concert\n", status: 0),
         // Issue 23: what the object holds does not change by scanning again: 65, never 74's "try again".
         Case(name: "CC of a newer mapping version", image: {
             try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: message(), capacity: 144), cc: [0xE1, 0x20, 0x12, 0x00])
         }, stdout: nil, status: 65, sentence: { $0.newerForm }),
-        // Issue 23: pages behind a password (AUTH0 page 4, PROT: reads too) are refused, and the
-        // chip is still there: 65 on both backends (before, through PC/SC: "moved away too soon", 74).
+        // Issue 23: pages behind a password (AUTH0 page 4, PROT: reads too) refused by a chip still
+        // in the field: through a PC/SC storage card (63 00, no GET_VERSION to tell a password
+        // from another refusal) 65, not "moved away too soon" (74). Through libnfc the chip names
+        // itself and the password is asked for (PasswordCommandTests).
         Case(name: "the data area behind a password", image: {
             var image = try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: message(), capacity: 144))
             image[41 * 4 + 3] = 0x04
             image[42 * 4] |= 0x80
             return image
-        }, stdout: nil, status: 65),
+        }, stdout: nil, status: 65, backends: [.pcsc]),
         // Issue 23: lock bytes a Lock Control TLV announces, between it and the message (before:
         // "reserved TLV tag 0xff", 65), and a TLV of a reserved tag (before: refused).
         Case(name: "lock bytes between the TLVs", image: {
             try ntag213(dataArea: [0x01, 0x03, 0x51, 0x10, 0x42, 0xFF, 0xFF] + TLVWalker.encode(.ndefMessage, value: try message().encoded())! + [0xFE])
-        }, stdout: "Link: example.com/poster\nText: Summer concert\n", status: 0),
+        }, stdout: "Link: https://example.com/poster\nText: Summer concert\n", status: 0),
         Case(name: "a TLV of a reserved tag before the message", image: {
             try ntag213(dataArea: [0x42, 0x02, 0x00, 0x00] + TLVWalker.encode(.ndefMessage, value: try message().encoded())! + [0xFE])
-        }, stdout: "Link: example.com/poster\nText: Summer concert\n", status: 0),
+        }, stdout: "Link: https://example.com/poster\nText: Summer concert\n", status: 0),
         Case(name: "a valid image (control)", image: {
             try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: message(), capacity: Type2Product.ntag213.ccDataAreaSize))
-        }, stdout: "Link: example.com/poster\nText: Summer concert\n", status: 0),
+        }, stdout: "Link: https://example.com/poster\nText: Summer concert\n", status: 0),
     ]
 
     static func imageFile(_ bytes: [UInt8]) throws -> URL {
@@ -126,6 +130,7 @@ import TestSupport
 
     @Test(arguments: Backend.allCases, cases)
     func nfcscanReadsTheImage(backend: Backend, test: Case) throws {
+        guard test.backends.contains(backend) else { return }
         let (r, log) = try Self.scan(try test.image(), backend: backend)
         let context = "\(backend) \(test.name): status \(r.status)\nstdout: \(r.stdout)\nstderr: \(r.stderr)\nnfcsim: \(log)"
         #expect(!r.timedOut, "\(context)")

@@ -100,6 +100,13 @@ import Testing
         #expect(throws: WriteInputFault.empty) { try WriteInput.link("") }
         #expect(throws: WriteInputFault.notOneLine) { try WriteInput.link("https://example.com/\u{1B}[31m") }
         #expect(throws: WriteInputFault.tooLong(limit: 8192)) { try WriteInput.link(String(repeating: "a", count: 8193)) }
+        // What is not a whole link is refused, with the web link it likely meant.
+        #expect(throws: WriteInputFault.notALink(suggestion: "https://example.com/menu")) { try WriteInput.link("example.com/menu") }
+        #expect(throws: WriteInputFault.notALink(suggestion: nil)) { try WriteInput.link("not a url") }
+        #expect(throws: WriteInputFault.notALink(suggestion: nil)) { try WriteInput.link("https://example.com/a menu") }
+        for link in ["https://example.com/menu", "mailto:a@example.com", "tel:+15551234", "geo:1,2"] {
+            #expect(try WriteInput.link(link) == link)
+        }
         #expect(try WriteInput.text("two\nlines") == "two\nlines", "a text may hold several lines")
         #expect(throws: WriteInputFault.tooLong(limit: 65536)) { try WriteInput.text(String(repeating: "a", count: 65537)) }
         #expect(try WriteInput.language("es-419") == "es-419", "region digits are part of IANA tags")

@@ -135,8 +135,8 @@ import TestSupport
         let r = try Self.nfcscan(["--timeout", "5"], socket: socket)
         #expect(!r.timedOut)
         #expect(r.status == 69)
-        #expect(r.stderr == "Connect a reader to scan the item.\nNo reader was found. Connect one and try again.\n",
-                "pcscd's absence adds nothing without --verbose")
+        #expect(r.stderr == "Connect a reader to scan the item.\nNo reader was found. Connect one and try again.\n"
+                + "To connect one, see “man nfcscan” (READERS).\n", "pcscd's absence adds nothing without --verbose")
         let verbose = try Self.nfcscan(["--timeout", "5", "--verbose"], socket: socket)
         #expect(verbose.status == 69)
         #expect(verbose.stderr.contains("libnfc listed no device") && verbose.stderr.contains("pcscd is not running (no socket at \(socket))"),

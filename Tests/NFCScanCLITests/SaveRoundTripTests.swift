@@ -77,7 +77,9 @@ import TestSupport
         let read = directory.appendingPathComponent("read.bin")
         let result = try LibNFCTool.run("nfc-mfultralight", ["r", read.path], connstring: again.connstring)
         #expect(result.status == 0, "\(result.output)")
-        #expect(Array([UInt8](try Data(contentsOf: read)).prefix(image.count)) == image)
+        // As READ answers it: the image keeps PWD and PACK, which read as zeros.
+        let asRead = try VirtualType2Tag(product: .ntag213, image: image).memoryAsRead
+        #expect(Array([UInt8](try Data(contentsOf: read)).prefix(image.count)) == asRead)
     }
 
     @Test(arguments: ["pn532", "vpcd"])

@@ -4,6 +4,7 @@ import NFCCopy
 import NFCScanKit
 import NFCSim
 import NFCTags
+import Synchronization
 import Testing
 import TestSupport
 
@@ -98,7 +99,7 @@ struct OneAfterAnother: PN532Target {
         }
         #expect(!r.timedOut)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout == "Link: example.com/poster\nText: Summer concert\n")
+        #expect(r.stdout == "Link: https://example.com/poster\nText: Summer concert\n")
         let prompts = r.stderr.split(separator: "\n").map(String.init)
         #expect(prompts.first == "Hold the poster near the reader to learn more.")
         for line in prompts { #expect(CopyRules.problems(in: line).isEmpty, "\(line)") }
@@ -153,7 +154,7 @@ struct OneAfterAnother: PN532Target {
             try ScanCLI.run(["--count", "2", "--timeout", "2"], connstring: $0)
         }
         #expect(r.status == 75, "\(r.stderr)")
-        #expect(r.stdout == "Link: example.com/poster\nText: Summer concert\n")
+        #expect(r.stdout == "Link: https://example.com/poster\nText: Summer concert\n")
         #expect(r.stderr.contains("Now hold another item near the reader."))
     }
 
@@ -173,13 +174,38 @@ struct OneAfterAnother: PN532Target {
         let r = try ScanCLI.run(["--timeout", "5"], connstring: missing)
         #expect(r.status == 69)
         // While waiting for a reader to appear it asks for one; when the time is up, it says none came.
-        #expect(r.stderr == "Connect a reader to scan the item.\nNo reader was found. Connect one and try again.\n")
+        #expect(r.stderr == "Connect a reader to scan the item.\nNo reader was found. Connect one and try again.\n"
+                + "To connect one, see “man nfcscan” (READERS).\n")
         for line in r.stderr.split(separator: "\n") { #expect(CopyRules.problems(in: String(line)).isEmpty) }
         let verbose = try ScanCLI.run(["--timeout", "5", "--verbose"], connstring: missing)
         #expect(verbose.status == 69)
         #expect(verbose.stderr.contains("LIBNFC_DEVICE"), "--verbose adds the technical cause")
         let readers = try ScanCLI.run(["readers"], connstring: missing)
         #expect(readers.status == 69)
+    }
+
+    /// Issue 23: a reader connected after the scan started is used (its device node followed),
+    /// within a second of its node appearing.
+    @Test func aReaderConnectedAfterTheStartIsUsed() throws {
+        let directory = NSTemporaryDirectory() + "nfcscan-hotplug-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let link = directory + "/pn532"
+        let connected = Mutex<ContinuousClock.Instant?>(nil)
+        let r = try Self.withEmulator(PN532Emulator(target: Self.poster().pn532Target)) { pty in
+            // The reader "is plugged in": its node appears where libnfc's configuration names it.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 1) {
+                try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: String(pty.dropFirst("pn532_uart:".count)))
+                connected.withLock { $0 = .now }
+            }
+            return try ScanCLI.run(["--object", "poster", "--timeout", "15"], connstring: "pn532_uart:\(link)")
+        }
+        let took = try #require(connected.withLock { $0 }).duration(to: .now)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("example.com/poster"), "\(r.stdout)")
+        #expect(r.stderr.hasPrefix("Connect a reader to scan the poster.\nHold the poster near the reader"), "\(r.stderr)")
+        // Picked up, read and ended: well under the 15 s it would otherwise wait.
+        #expect(took < .seconds(2), "\(took) from the node appearing to the end")
     }
 
     @Test func anObjectMovedAwayMidReadExits74() throws {

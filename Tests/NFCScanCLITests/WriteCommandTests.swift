@@ -42,7 +42,8 @@ import TestSupport
             #expect(write.status == 80, "\(write.stderr)")
             let report = try ScanCommandTests.json(try #require(write.stdout.split(separator: "\n").first))
             #expect(report["ending"] as? String == "too-large")
-            #expect(write.stderr.contains("That's too much for the item to hold."))
+            #expect(write.stderr.contains("That's too much for the item to hold.\nThis needs 219 bytes; the item holds 144.\n"),
+                    "says how much fits: \(write.stderr)")
             let records = try Self.records(try ScanCLI.run(["--json", "--timeout", "10"], connstring: connstring))
             #expect(records.first?["uri"] as? String == "https://example.com/old")
         }
@@ -83,7 +84,8 @@ import TestSupport
             #expect(info.stdout == "It is blank and needs preparing before saving.\n", "\(info.stderr)")
             let write = try ScanCLI.run(["write", "--text", "Shelf 3", "--object", "label", "--timeout", "10"], connstring: connstring)
             #expect(write.status == 82, "\(write.stderr)")
-            #expect(write.stderr.contains("The label is blank and needs preparing first."))
+            #expect(write.stderr.contains("The label is blank and needs preparing first.\nRun again with --format to prepare the label.\n"),
+                    "says how: \(write.stderr)")
             // Issue 23: a blank object reads as holding nothing (before: exit 65).
             let scan = try ScanCLI.run(["--object", "label", "--timeout", "10"], connstring: connstring)
             #expect(scan.status == 0, "\(scan.stderr)")
@@ -92,6 +94,21 @@ import TestSupport
             #expect(json.status == 0, "\(json.stderr)")
             #expect(json.stdout.hasPrefix(#"{"records":[],"object":{"uid":"#), "\(json.stdout)")
             #expect(json.stdout.contains(#""platform":"type2","product":"NTAG213","capacity":0,"formatted":false,"#), "\(json.stdout)")
+        }
+    }
+
+    /// `write --count 3` says which object it asks for.
+    @Test func severalObjectsAreCountedInThePrompt() throws {
+        let first = try ScanCommandTests.poster(uri: "https://example.com/one")
+        let second = try ScanCommandTests.poster(uid: ScanCommandTests.otherUID, uri: "https://example.com/two")
+        try ScanCommandTests.withEmulator(PN532Emulator(target: OneAfterAnother(first: first, second: second))) { connstring in
+            let write = try ScanCLI.run(["write", "--uri", "https://example.com/new", "--object", "badge", "--count", "2",
+                                         "--timeout", "10"], connstring: connstring)
+            #expect(write.status == 0, "\(write.stderr)")
+            let prompts = write.stderr.split(separator: "\n").map(String.init)
+            #expect(prompts.first == "Hold the badge near the reader to save the link. (1 of 2)", "\(prompts)")
+            #expect(prompts.contains("Now hold another badge near the reader. (2 of 2)"), "\(prompts)")
+            #expect(write.stdout == "Saved. You can take the badge away.\nSaved. You can take the badge away.\n")
         }
     }
 

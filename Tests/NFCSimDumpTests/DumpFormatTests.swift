@@ -60,7 +60,7 @@ struct DumpFormatTests {
         var tag = try chip.virtualTag()
         #expect(tag.respond(to: [0x3C, 0x00]) == .frame([UInt8](repeating: 0xA5, count: 32)))
         #expect(tag.respond(to: [0x39, 0x02]) == .frame([0x02, 0x00, 0x00]))
-        #expect(tag.respond(to: [0x3A, 0x00, 0x13]) == .frame(memory))
+        #expect(tag.respond(to: [0x3A, 0x00, 0x13]) == .frame(tag.memoryAsRead))
     }
 
     @Test func chipsWithoutGetVersionKeepTheirPageCount() throws {

@@ -144,7 +144,7 @@ struct VPCDType2CardTests {
     @Test func aReaderWithALargerLimitAssemblesSeveralReads() throws {
         var card = try Self.card(.ntag216)
         card.maxReadLength = 0xF0
-        let memory = card.tag.memory
+        let memory = card.tag.memoryAsRead
         let before = card.chipCommands
         #expect(Self.send(&card, [0xFF, 0xB0, 0x00, 0x04, 0xF0]) == Array(memory[16..<256]) + [0x90, 0x00])
         #expect(card.chipCommands - before == 15, "240 bytes take 15 READs of 16")

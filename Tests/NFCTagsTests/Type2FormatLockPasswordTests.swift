@@ -7,9 +7,7 @@ import Testing
 
 /// A chip as it leaves the factory before NDEF formatting: CC page and data area zero.
 func blankType2(_ product: Type2Product, presence: FieldPresence = FieldPresence()) throws -> VirtualType2Tag {
-    var image = try Type2MemoryImage.make(product: product, uid: VirtualType2Tag.defaultUID, dataArea: [])
-    image.replaceSubrange(12..<16, with: [0, 0, 0, 0])
-    return try VirtualType2Tag(product: product, image: image, presence: presence)
+    try VirtualType2Tag(product: product, image: Type2MemoryImage.blank(product: product, uid: VirtualType2Tag.defaultUID), presence: presence)
 }
 
 /// Formatting, making read-only and NTAG21x passwords through ``Type2Driver`` against the
@@ -246,9 +244,65 @@ func blankType2(_ product: Type2Product, presence: FieldPresence = FieldPresence
 
         _ = try await Self.driver(transport).write(new.encoded(), options: WriteOptions(password: Self.password))
         #expect(try await Type2Tag.readNDEF(over: transport).message == new)
-        // PWD and PACK read as zeros.
+        // PWD and PACK are the image's, and read as zeros.
         let pages = try #require(Type2Product.ntag215.configurationPages)
-        #expect(await transport.object.memory[(pages.password * 4)..<(pages.passwordAcknowledge * 4 + 4)].allSatisfy { $0 == 0 })
+        #expect(Array(await transport.object.memory[(pages.password * 4)..<(pages.passwordAcknowledge * 4 + 2)]) == Self.password + [0xAB, 0xCD])
+        var chip = await transport.object
+        _ = chip.reactivate()
+        // READ rolls over past the last page (PACK) to page 0.
+        #expect(chip.respond(to: Type2Command.read(page: UInt8(pages.password)).frame) == .frame([UInt8](repeating: 0, count: 8) + Array(chip.memory[0..<8])))
+    }
+
+    @Test func theChipTakesThePasswordItsImageHolds() async throws {
+        // A factory image: PWD FF FF FF FF.
+        var tag = try VirtualType2Tag(product: .ntag213, message: poster)
+        #expect(tag.respond(to: Type2PasswordProtection.authenticate([0xFF, 0xFF, 0xFF, 0xFF])) == .frame([0x00, 0x00]))
+        // Another image's PWD and PACK: FF FF FF FF is refused, the image's password is taken.
+        let pages = try #require(Type2Product.ntag213.configurationPages)
+        var image = tag.memory
+        image.replaceSubrange((pages.password * 4)..<(pages.password * 4 + 8), with: Self.password + [0x5A, 0xA5, 0, 0])
+        tag = try VirtualType2Tag(product: .ntag213, image: image)
+        #expect(tag.respond(to: Type2PasswordProtection.authenticate([0xFF, 0xFF, 0xFF, 0xFF])) == .nak(0))
+        _ = tag.reactivate()
+        #expect(tag.respond(to: Type2PasswordProtection.authenticate(Self.password)) == .frame([0x5A, 0xA5]))
+        // A reader's WRITE of PWD changes it.
+        #expect(tag.respond(to: [Type2Command.writeCode, UInt8(pages.password), 1, 2, 3, 4]) == .frame([]))
+        _ = tag.reactivate()
+        #expect(tag.respond(to: Type2PasswordProtection.authenticate([1, 2, 3, 4])) == .frame([0x5A, 0xA5]))
+    }
+
+    @Test func aReadProtectedChipIsReadOnlyWithItsPassword() async throws {
+        var tag = try VirtualType2Tag(product: .ntag215, message: poster)
+        tag.protect(from: 4, password: Self.password, readsToo: true)
+        for link in [LinkCapabilities.unrestricted, pn532Link] {
+            let transport = InProcessTransport(tag, capabilities: link)
+            await #expect(throws: TagReadError.passwordRequired) { try await Type2Tag.readNDEF(over: transport) }
+            await #expect(throws: TagReadError.wrongPassword) { try await Type2Tag.readNDEF(over: transport, password: [0, 0, 0, 0]) }
+            #expect(try await Type2Tag.readNDEF(over: transport, password: Self.password).message == poster)
+            #expect(try await Type2Driver(transport: transport, uid: nil, password: Self.password).readNDEF().message == poster)
+            await #expect(throws: TagWriteError.refused(.wrongPassword)) {
+                try await Type2Driver(transport: transport, uid: nil, password: [0, 0, 0, 0]).status()
+            }
+            let status = try await Type2Driver(transport: transport, uid: nil, password: Self.password).status()
+            #expect(status.formatted && status.passwordProtected == true && status.used == poster.encoded().count)
+        }
+        // Protected from a later page: the first pages read, the rest needs the password.
+        var late = try VirtualType2Tag(product: .ntag215, message: message(encodedSize: 200))
+        late.protect(from: 20, password: Self.password, readsToo: true)
+        await #expect(throws: TagReadError.passwordRequired) { try await Type2Tag.readNDEF(over: InProcessTransport(late)) }
+    }
+
+    @Test func aPasswordDoesNotHinderReadingAnUnprotectedChip() async throws {
+        // Not its password, but reading is not protected (writing is): the read goes on, and the
+        // chip never sees the password (a wrong one would count against its AUTHLIM).
+        var tag = try VirtualType2Tag(product: .ntag213, message: poster)
+        tag.protect(from: 4, password: Self.password)
+        let transport = InProcessTransport(tag)
+        #expect(try await Type2Tag.readNDEF(over: transport, password: [0, 0, 0, 0]).message == poster)
+        #expect(await !transport.commands.contains { $0.first == Type2PasswordProtection.authenticateCode })
+        // A chip without a password (the original Ultralight) is read as it is.
+        let ultralight = try VirtualType2Tag(product: .ultralight, message: poster)
+        #expect(try await Type2Tag.readNDEF(over: InProcessTransport(ultralight), password: Self.password).message == poster)
     }
 
     @Test func aReadProtectedChipReadsAndWritesWithItsPassword() async throws {

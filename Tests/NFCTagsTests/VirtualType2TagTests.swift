@@ -55,7 +55,7 @@ import Testing
         #expect(tag.reactivate() == true)
         #expect(tag.respond(to: [0x3A, 0x00, 0x2D]) == .nak(0x0))    // end past the last page
         #expect(tag.reactivate() == true)
-        #expect(tag.respond(to: [0x3A, 0x00, 0x2C]) == .frame(tag.memory))
+        #expect(tag.respond(to: [0x3A, 0x00, 0x2C]) == .frame(tag.memoryAsRead))
         #expect(tag.respond(to: [0xA2, 0x04, 1, 2, 3, 4]) == .frame([]))  // WRITE: ACK, as a PN53x passes it
         #expect(Array(tag.memory[16..<20]) == [1, 2, 3, 4])
         #expect(tag.respond(to: [0xA2, 0x2D, 1, 2, 3, 4]) == .nak(0x0))   // past the last page

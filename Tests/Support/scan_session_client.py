@@ -41,6 +41,7 @@ def main():
     parser.add_argument("--restart-after", type=float, default=0)
     parser.add_argument("--invalidate-when")
     parser.add_argument("--language")
+    parser.add_argument("--password", help="the password of objects that protect reading, 8 hex digits")
     args = parser.parse_args()
     record, bus = connect(args, SESSION)
     if bus is None:
@@ -82,6 +83,8 @@ def main():
         options["alert-message"] = dbus.String(args.alert)
     if args.language is not None:
         options["language"] = dbus.String(args.language)
+    if args.password is not None:
+        options["password"] = dbus.ByteArray(bytes.fromhex(args.password))
     path = start(bus, "StartScanSession", options, record)
     if path is None:
         return 1

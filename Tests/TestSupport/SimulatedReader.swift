@@ -10,13 +10,17 @@ import Synchronization
 /// on a pseudo-terminal would measure the emulator instead of the daemon.
 public final class SimulatedReader: Reader, Sendable {
     public let name: String
+    public let identifier: String
     public let backend = ReaderBackend.pcsc
     private let stream: AsyncThrowingStream<ReaderEvent, any Error>
     private let continuation: AsyncThrowingStream<ReaderEvent, any Error>.Continuation
     private let state = Mutex<(taken: Bool, status: ReaderStatus)>((false, .searching))
 
-    public init(name: String = "Simulated Reader 00 00") {
+    /// `identifier`: what its provider lists it as, when not its name (libnfc's readers: the
+    /// connstring, in a longer name).
+    public init(name: String = "Simulated Reader 00 00", identifier: String? = nil) {
         self.name = name
+        self.identifier = identifier ?? name
         (stream, continuation) = AsyncThrowingStream.makeStream(of: ReaderEvent.self)
     }
 
@@ -46,6 +50,12 @@ public final class SimulatedReader: Reader, Sendable {
     /// The object with `uid` leaves the field.
     public func remove(uid: [UInt8]) {
         continuation.yield(.removed(identifier: uid))
+    }
+
+    /// The reader is unplugged: its events end with the failure a backend reports.
+    public func unplug() {
+        state.withLock { $0.status = .failed(.readerGone(reader: name, detail: "unplugged")) }
+        continuation.finish(throwing: ReaderError.readerGone(reader: name, detail: "unplugged"))
     }
 }
 

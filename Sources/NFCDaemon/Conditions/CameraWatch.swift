@@ -85,16 +85,7 @@ final class CameraWatch: ConditionWatch {
     /// Whether any event in `events` (struct inotify_event records) names a matching node.
     private static func namesMatch(_ events: ArraySlice<UInt8>, pattern: String) -> Bool {
         let namePattern = FilePath(pattern).lastComponent?.string ?? ""
-        var offset = events.startIndex
-        let header = MemoryLayout<inotify_event>.size
-        while offset + header <= events.endIndex {
-            let length = events[offset + 12..<offset + 16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-            let nameBytes = events[(offset + header)..<min(events.endIndex, offset + header + Int(length))]
-            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-            if name.isEmpty || fnmatch(namePattern, name, 0) == 0 { return true }
-            offset += header + Int(length)
-        }
-        return false
+        return InotifyEvent.parse(events).contains { $0.name.isEmpty || fnmatch(namePattern, $0.name, 0) == 0 }
     }
 
     /// Whether some process (that this user may look at) has a matching node open.

@@ -188,6 +188,7 @@ extension DaemonCore {
             emit(.armWrite(session: session.id, write))
             emit(.update(path: session.path, interface: ScannerAPI.writeSessionInterface, ["State": .string("active")]))
         } else {
+            if let password = session.options.password { emit(.readPassword(session: session.id, password)) }
             sessionChanged(session.id, ["State": .string("active")])
         }
         showSheet(id, .looking)
@@ -215,6 +216,8 @@ extension DaemonCore {
         guard let (ended, next) = sessions.end(id) else { return }
         closeSheet(ended, byPerson ? nil : scanEnding(ended, reason, message: message))
         emit(.cancelTimer(.sessionTimeout(id)))
+        // Its password reads nothing after it.
+        if ended.options.password != nil { emit(.dropReadPassword(session: id)) }
         if sessionReading == id { sessionReading = nil }
         if notify {
             emit(.signal(path: ended.path, interface: ScannerAPI.sessionInterface, member: "Invalidated",

@@ -84,6 +84,9 @@ struct DaemonCore: Sendable {
     var announcedConditions: [BackgroundPause: ConditionState] = [:]
     /// The station's broker connection (`[broker]`), as the publisher last reported it; nil: none configured.
     var broker: BrokerStatus?
+    /// Whether notifications can be shown: a server owns org.freedesktop.Notifications (or the bus
+    /// can start one). Without one, objects are read but never offered: `nfcscan status` says so.
+    var notificationServer = true
     var readerStatus = "paused"
     var started = false
     /// Awaited sources that have not reported yet: the readers stay closed meanwhile.
@@ -129,7 +132,12 @@ struct DaemonCore: Sendable {
                 let condition = source.condition
                 log(.info, "\(condition.rawValue): \(board.state(of: condition).rawValue)", ["via": source.rawValue])
             }
-        case .notification(let signal): effects += offerBook.handle(signal, offerContext)
+        case .notification(let signal):
+            switch signal {
+            case .serverChanged(let present), .serverFound(let present): notificationServerIs(present)
+            case .actionInvoked, .closed: break
+            }
+            effects += offerBook.handle(signal, offerContext)
         case .completed(let id, let outcome): effects += offerBook.completed(id, outcome, offerContext)
         case .inhibitorReleased(let id):
             if let inhibitor = inhibitors.removeValue(forKey: id) {
@@ -158,6 +166,7 @@ struct DaemonCore: Sendable {
         guard !started else { return }
         started = true
         effects.append(.publish(scannerObject))
+        effects.append(.findNotificationServer)
         // The readers open once the awaited sources have spoken (applyConditions, after this input).
         if !unsettled.isEmpty { effects.append(.armTimer(.conditionsSettle, after: Self.settleDeadline)) }
     }
@@ -266,7 +275,14 @@ struct DaemonCore: Sendable {
          "PausedReasons": .strings(pausedReasons.map(\.rawValue)),
          "Conditions": Self.conditionsValue(announcedConditions),
          "Broker": broker?.busValue ?? BrokerStatus.noBroker,
+         "Notifications": .string(notificationServer ? "available" : "unavailable"),
          "Version": .string(ScannerAPI.version)]
+    }
+
+    private mutating func notificationServerIs(_ present: Bool) {
+        guard present != notificationServer else { return }
+        notificationServer = present
+        effects.append(.update(path: ScannerAPI.path, interface: ScannerAPI.interface, ["Notifications": scannerProperties["Notifications"]!]))
     }
 
     static func readerPath(_ number: Int) -> String { "\(ScannerAPI.readersPath)/\(number)" }
@@ -348,6 +364,23 @@ extension DaemonCore {
             if let session = sessions.active, sessionReading == session.id {
                 sessionReading = nil
                 sessionChanged(session.id, ["State": .string("active")])
+                showSheet(session.id, .looking)
+            }
+        case .readWithPassword(let object, let session):
+            guard sessions.active?.id == session else {
+                // Its session ended while it was read: what its password opened is nobody else's.
+                if sessionReading == session { sessionReading = nil }
+                return log(.info, "an object read with ended scan session \(session)'s password is not offered")
+            }
+            handle(.scanned(object))
+        case .needsPassword(let wrong):
+            log(.notice, wrong ? "an object refused the scan session's password" : "an object needs a password to be read")
+            // The session looks again, its prompt saying why.
+            if let session = sessions.active, sessionReading == session.id {
+                sessionReading = nil
+                let text = wrong ? copy(for: session.options).wrongPassword : copy(for: session.options).passwordRequired
+                sessions.update(session.id) { $0.alertMessage = text }
+                sessionChanged(session.id, ["State": .string("active"), "AlertMessage": .string(text)])
                 showSheet(session.id, .looking)
             }
         case .opened:

@@ -36,6 +36,9 @@ enum DaemonEffect: Sendable, Equatable {
 
     case notify(EffectID, NotificationContent, replacing: UInt32)
     case closeNotification(UInt32)
+    /// Ask the bus whether a notification server is there (or can be started); the answer comes
+    /// back as ``NotificationSignal/serverFound(present:)``.
+    case findNotificationServer
     /// One call of the app's HandleScan (retries are the core's decision).
     case handleScan(EffectID, owner: String, handlerPath: String, scan: DBusValue)
     case openLink(EffectID, uri: String)
@@ -50,6 +53,11 @@ enum DaemonEffect: Sendable, Equatable {
     case armWrite(session: Int, ObjectWrite)
     /// Write session `session` ended: objects are read again (a write already under way finishes).
     case disarmWrite(session: Int)
+    /// Background reading reads every object with scan session `session`'s password from now on
+    /// (it became active): ``DaemonInput/reading(generation:_:)`` with `readWithPassword` follows.
+    case readPassword(session: Int, SessionPassword)
+    /// Scan session `session` ended: objects are read without its password again.
+    case dropReadPassword(session: Int)
     /// Answers background reading, which took session `session`'s write for an object and waits:
     /// write it (`go`), or read it as any other object (the session ended meanwhile).
     case confirmWrite(session: Int, go: Bool)

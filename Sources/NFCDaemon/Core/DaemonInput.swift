@@ -73,7 +73,13 @@ enum ReadingEvent: Sendable {
     /// An object arrived and is being read (``scanned(_:)`` or ``failed(_:)`` follows).
     case reading
     case scanned(ScannedObject)
+    /// An object read with scan session `session`'s password: the session's alone (dropped when
+    /// it ended meanwhile).
+    case readWithPassword(ScannedObject, session: Int)
     case failed(String)
+    /// The object could not be read without its password (`wrong`: it refused the active scan
+    /// session's).
+    case needsPassword(wrong: Bool)
     /// An object arrived while write session `session` was armed: background reading waits for
     /// ``DaemonEffect/confirmWrite(session:go:)`` before writing it (not reading it).
     case writing(session: Int)
@@ -96,6 +102,8 @@ enum NotificationSignal: Sendable, Equatable {
     case closed(id: UInt32, reason: UInt32)
     /// A server took the name (`present`) or left it: earlier ids are void.
     case serverChanged(present: Bool)
+    /// Asked at start: whether a server owns the name or the bus can start one (`present`).
+    case serverFound(present: Bool)
 }
 
 /// How a peer answered an effect.

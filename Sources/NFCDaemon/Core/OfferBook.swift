@@ -107,6 +107,8 @@ struct OfferBook: Sendable {
                 log(.debug, "offer \(id) closed (reason \(reason)); its object is dropped")
             }
             if currentOffer == id { currentOffer = 0 }
+        case .serverFound(let present):
+            if !present { log(.warning, "no notification server on the bus; objects are read but not offered until one appears") }
         case .serverChanged(let present):
             // Ids of a server that left mean nothing to the next one.
             offers = [:]

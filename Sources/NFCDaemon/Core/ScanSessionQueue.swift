@@ -131,6 +131,9 @@ struct ScanSessionOptions: Sendable, Equatable {
     /// The web page the session is for, named by nfcscan's web host alone (issue 22): the site is
     /// then the one asking, on the sheet and in the permission store.
     var origin: WebOrigin?
+    /// The password objects are read with while the session is active (an NTAG21x that protects
+    /// reading with one).
+    var password: SessionPassword?
 
     static let defaultTimeout = 60
     static let maximumTimeout = 3600
@@ -187,9 +190,34 @@ struct ScanSessionOptions: Sendable, Equatable {
                     throw .badValue(key, "must be a secure web origin as browsers serialize it (https://example.com, http://localhost:8080)")
                 }
                 origin = site
+            case "password":
+                password = SessionPassword(bytes: try Self.bytes(key, value, at: SessionPassword.length...SessionPassword.length))
             default:
-                throw .badValue(key, "is not an option of StartScanSession (object, multiple, alert-message, timeout, language, origin)")
+                throw .badValue(key, "is not an option of StartScanSession (object, multiple, alert-message, timeout, language, origin, password)")
             }
         }
+    }
+
+    /// An `ay` option of `sizes` bytes.
+    static func bytes(_ key: String, _ value: DBusValue, at sizes: ClosedRange<Int>) throws(Refusal) -> [UInt8] {
+        guard case .array("y", let elements) = value.unwrapped else { throw .badType(key, "bytes (ay)") }
+        guard sizes.contains(elements.count) else {
+            throw .badValue(key, sizes.count == 1 ? "must be \(sizes.lowerBound) bytes" : "must be \(sizes.lowerBound) to \(sizes.upperBound) bytes")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .byte(let byte) = element else { throw .badType(key, "bytes (ay)") }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+}
+
+extension DBusValue {
+    /// The value inside a variant (one level).
+    fileprivate var unwrapped: DBusValue {
+        if case .variant(let inner) = self { return inner }
+        return self
     }
 }

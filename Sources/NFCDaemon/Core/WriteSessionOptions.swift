@@ -10,7 +10,6 @@ struct WriteSessionOptions: Sendable, Equatable {
     var session = ScanSessionOptions()
     var write: ObjectWrite
 
-    static let passwordLength = 4
     static let keys = "message, uri, text, text-language, erase, lock, format, overwrite, password, object, language, timeout, origin"
 
     typealias Refusal = ScanSessionOptions.Refusal
@@ -30,7 +29,7 @@ struct WriteSessionOptions: Sendable, Equatable {
             case "object", "language", "timeout", "origin":
                 session[key] = value
             case "message":
-                let bytes = try Self.bytes(key, value, at: 1...WriteInput.maximumMessage)
+                let bytes = try ScanSessionOptions.bytes(key, value, at: 1...WriteInput.maximumMessage)
                 contents.append((key, try Self.checked(key) { () throws(WriteInputFault) in try WriteInput.message(bytes) }))
             case "uri":
                 let link = try Self.string(key, value)
@@ -54,7 +53,7 @@ struct WriteSessionOptions: Sendable, Equatable {
                 guard let flag = value.boolValue else { throw .badType(key, "a boolean (b)") }
                 overwrite = flag
             case "password":
-                options.password = try Self.bytes(key, value, at: Self.passwordLength...Self.passwordLength)
+                options.password = try ScanSessionOptions.bytes(key, value, at: SessionPassword.length...SessionPassword.length)
             default:
                 throw .badValue(key, "is not an option of StartWriteSession (\(Self.keys))")
             }
@@ -79,20 +78,6 @@ struct WriteSessionOptions: Sendable, Equatable {
         self.session = try ScanSessionOptions(session)
     }
 
-    private static func bytes(_ key: String, _ value: DBusValue, at sizes: ClosedRange<Int>) throws(Refusal) -> [UInt8] {
-        guard case .array("y", let elements) = value.unwrapped else { throw .badType(key, "bytes (ay)") }
-        guard sizes.contains(elements.count) else {
-            throw .badValue(key, sizes.count == 1 ? "must be \(sizes.lowerBound) bytes" : "must be \(sizes.lowerBound) to \(sizes.upperBound) bytes")
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(elements.count)
-        for element in elements {
-            guard case .byte(let byte) = element else { throw .badType(key, "bytes (ay)") }
-            bytes.append(byte)
-        }
-        return bytes
-    }
-
     private static func string(_ key: String, _ value: DBusValue) throws(Refusal) -> String {
         guard let text = value.stringValue else { throw .badType(key, "a string (s)") }
         return text
@@ -108,10 +93,3 @@ struct WriteSessionOptions: Sendable, Equatable {
     }
 }
 
-extension DBusValue {
-    /// The value inside a variant (one level).
-    fileprivate var unwrapped: DBusValue {
-        if case .variant(let inner) = self { return inner }
-        return self
-    }
-}

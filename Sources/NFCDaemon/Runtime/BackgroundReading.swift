@@ -14,8 +14,9 @@ enum BackgroundReading {
     /// appear); every reader is released before it returns.
     /// - Parameter wanted: only the reader with this identifier or name (or part of it).
     /// - Parameter writes: an armed write takes the next object that arrives: it is written, not read.
+    /// - Parameter password: what objects are read with (the active scan session's password).
     static func run(directory: ReaderDirectory, wanted: String?, writes: ArmedWrite = ArmedWrite(),
-                    events: @escaping @Sendable (ReadingEvent) -> Void) async {
+                    password: ReadPassword = ReadPassword(), events: @escaping @Sendable (ReadingEvent) -> Void) async {
         let opened = (try? await directory.openAll(named: wanted).readers) ?? []
         let session = ScanSession(readers: opened, directory: directory, wanted: wanted,
                                   added: { events(.readerAdded(ObjectIdentifier($0), name: $0.name, backend: $0.backend)) },
@@ -33,14 +34,18 @@ enum BackgroundReading {
                     guard await writes.confirmation(for: id) else { return false }
                     events(.written(session: id, await write.run(on: object)))
                     return true
-                })
-                events(.scanned(object))
+                }, password: { password.take() })
+                if let session = password.takenBy { events(.readWithPassword(object, session: session)) } else { events(.scanned(object)) }
             } catch .reader(let error) {
                 events(.ended("\(error)"))
                 break
             } catch .timedOut {
                 // Only when cancelled: the session's stream ended.
                 continue
+            } catch .read(.passwordRequired, _, _) {
+                events(.needsPassword(wrong: false))
+            } catch .read(.wrongPassword, _, _) {
+                events(.needsPassword(wrong: true))
             } catch {
                 events(.failed("\(error)"))
             }
@@ -48,6 +53,34 @@ enum BackgroundReading {
         await session.close()
         await following
     }
+}
+
+/// The password objects are read with: the active scan session's, set and dropped by the daemon's
+/// loop (``DaemonEffect/readPassword(session:_:)``) and taken by background reading's task as each
+/// object is read, which then says whose it was, so it sits behind a lock.
+final class ReadPassword: Sendable {
+    private struct State {
+        var current: (session: Int, password: SessionPassword)?
+        var takenBy: Int?
+    }
+
+    private let state = Mutex(State())
+
+    func set(_ session: Int, _ password: SessionPassword) { state.withLock { $0.current = (session, password) } }
+
+    /// Drops session `session`'s password (not a later session's).
+    func drop(_ session: Int) { state.withLock { if $0.current?.session == session { $0.current = nil } } }
+
+    /// The password to read the arriving object with, noting whose it is (``takenBy``).
+    func take() -> [UInt8]? {
+        state.withLock { state in
+            state.takenBy = state.current?.session
+            return state.current?.password.bytes
+        }
+    }
+
+    /// The session whose password the last object was read with; nil: none.
+    var takenBy: Int? { state.withLock { $0.takenBy } }
 }
 
 /// The write an active write session armed: taken by the first object to arrive (once), dropped

@@ -35,6 +35,7 @@ struct EffectRunner {
     /// The write an active write session armed, which every generation of background reading
     /// takes for the next object to arrive.
     private let writes = ArmedWrite()
+    private let readPassword = ReadPassword()
     /// The sheets' programs; nil: no sheet here (no display, or no sheet program).
     private var sheets: SheetHost?
 
@@ -85,6 +86,15 @@ struct EffectRunner {
                 }
             }
         case .closeNotification(let id): notifications?.close(id)
+        case .findNotificationServer:
+            guard let notifications else {
+                sink.yield(.notification(.serverFound(present: false)))
+                return
+            }
+            let sink = sink, deadline = configuration.deadlines.notification
+            group.addTask(counted: statistics) {
+                sink.yield(.notification(.serverFound(present: await notifications.isAvailable(timeout: deadline))))
+            }
         case .handleScan(let id, let owner, let handlerPath, let scan):
             let bus = bus, sink = sink, deadline = configuration.deadlines.handleScan
             group.addTask(counted: statistics) {
@@ -155,6 +165,8 @@ struct EffectRunner {
         case .armWrite(let session, let write): writes.arm(session, write)
         case .disarmWrite(let session): writes.disarm(session)
         case .confirmWrite(let session, let go): writes.confirm(session, go)
+        case .readPassword(let session, let password): readPassword.set(session, password)
+        case .dropReadPassword(let session): readPassword.drop(session)
         case .armTimer(let timer, let delay):
             let sink = sink
             timers.removeValue(forKey: timer)?.cancel()
@@ -219,12 +231,12 @@ struct EffectRunner {
         readingStops[generation] = stop
         let previous = lastReadingClosed, closed = Latch()
         lastReadingClosed = closed
-        let directory = configuration.readers, wanted = configuration.wantedReader, sink = sink, writes = writes
+        let directory = configuration.readers, wanted = configuration.wantedReader, sink = sink, writes = writes, readPassword = readPassword
         group.addTask(counted: statistics) {
             await previous?.wait()
             await withTaskGroup(of: Void.self) { reading in
                 reading.addTask {
-                    await BackgroundReading.run(directory: directory, wanted: wanted, writes: writes) {
+                    await BackgroundReading.run(directory: directory, wanted: wanted, writes: writes, password: readPassword) {
                         sink.yield(.reading(generation: generation, $0))
                     }
                 }

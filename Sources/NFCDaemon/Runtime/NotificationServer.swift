@@ -76,6 +76,20 @@ public final class NotificationServer: Sendable {
         try? bus.send(destination: Self.name, path: Self.path, interface: Self.name, member: "CloseNotification", [.uint32(id)])
     }
 
+    /// Whether a server owns the name now, or the bus would start one for a Notify (an activatable
+    /// name); true when the bus does not answer (nothing is known to be wrong).
+    func isAvailable(timeout: Duration) async -> Bool {
+        let deadline = min(timeout, .seconds(2))
+        guard let owned = try? await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                              interface: "org.freedesktop.DBus", member: "NameHasOwner", [.string(Self.name)],
+                                              timeout: deadline).first?.boolValue else { return true }
+        if owned { return true }
+        guard let activatable = try? await bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                    interface: "org.freedesktop.DBus", member: "ListActivatableNames",
+                                                    timeout: deadline).first?.arrayValue else { return true }
+        return activatable.contains(.string(Self.name))
+    }
+
     /// Asks the bus who owns the server's name now, so that the signals about the notification
     /// about to be shown are recognised as the server's.
     private func learnOwner(timeout: Duration) async {

@@ -47,6 +47,8 @@ scenario_handler() {
   kill -TERM "$DAEMON_PID"
   local status=0; wait "$DAEMON_PID" || status=$?
   check "SIGTERM stops it cleanly (exit 0)" test "$status" = 0
-  check "nfcscan status: the service is not running" test "$("$BUILD/nfcscan" status)" = "Background scanning is off: its service isn't running."
+  check "nfcscan status: the service is not running, and how to start it" test "$("$BUILD/nfcscan" status)" = \
+    "Background scanning is off: its service isn't running.
+Start it with “systemctl --user start nfcscand”."
   finish
 }

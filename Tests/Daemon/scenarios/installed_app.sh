@@ -68,6 +68,7 @@ SERVICE
   kill -TERM "$DAEMON_PID"; wait "$DAEMON_PID" || true
   local status=0; "$BUILD/nfcscan" apps >"$DIR/apps-off.txt" 2>&1 || status=$?
   check "nfcscan apps without nfcscand: exit 69 and says so" \
-    test "$status:$(cat "$DIR/apps-off.txt")" = "69:Background scanning is off: its service isn't running."
+    test "$status:$(cat "$DIR/apps-off.txt")" = "69:Background scanning is off: its service isn't running.
+Start it with “systemctl --user start nfcscand”."
   finish
 }

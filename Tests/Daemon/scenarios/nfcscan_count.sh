@@ -8,7 +8,7 @@ scenario_nfcscan_count() {
   local status=0
   PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$BUILD/nfcscan" --object badge --count 2 --timeout 30 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
   check "nfcscan --count 2 exits 0" test "$status" = 0
-  check "both objects printed" test "$(tr -d '\r' <"$DIR/nfcscan.out" | grep -cE '^(Link: example.com/badge|Text: Second badge)$')" = 2
+  check "both objects printed" test "$(tr -d '\r' <"$DIR/nfcscan.out" | grep -cE '^(Link: https://example.com/badge|Text: Second badge)$')" = 2
   check "the prompt changed to ask for another badge" grep -q "Now hold another badge near the reader." "$DIR/nfcscan.err"
   check "one multiple-object session, ended by nfcscan" grep -q "scan session 1 ended: user-canceled" "$DIR/nfcscand.log"
   "$BUILD/nfcscan" --object badge --timeout 30 >"$DIR/nfcscan-int.out" 2>&1 &

@@ -21,6 +21,7 @@ def image(cc, data, auth0):
     pages[4] = bytes(data)
     pages[0x29] = bytes([0x04, 0, 0, auth0])
     pages[0x2A] = bytes([0, 0x05, 0, 0])
+    pages[0x2B] = bytes([0xFF] * 4)   # PWD: the factory password, which nfcsim takes from the image
     return b"".join(pages)
 open(sys.argv[1] + "/blank.bin", "wb").write(image([0, 0, 0, 0], [0, 0, 0, 0], 0xFF))
 open(sys.argv[1] + "/protected.bin", "wb").write(image([0xE1, 0x10, 0x12, 0x00], [0x03, 0x00, 0xFE, 0x00], 0x04))

@@ -62,6 +62,9 @@ private func check(_ request: DaemonRequest, _ call: ValueProgram.Call, _ input:
             violated("session alert message of \(alert.utf8.count) bytes", input)
         }
         if !(1...ScanSessionOptions.maximumTimeout).contains(options.timeout) { violated("session timeout \(options.timeout)", input) }
+        if let password = options.password, password.bytes.count != SessionPassword.length {
+            violated("a session password of \(password.bytes.count) bytes", input)
+        }
         let spelt = spelling(of: options)
         let again = APICalls.request(path: ScannerAPI.path, interface: ScannerAPI.interface, member: "StartScanSession",
                                      signature: "a{sv}", arguments: [spelt])
@@ -151,7 +154,7 @@ private func check(_ options: WriteSessionOptions, _ input: [UInt8]) {
     let write = options.write
     if let message = write.message, message.count > WriteInput.maximumMessage { violated("a message of \(message.count) bytes", input) }
     if write.message == nil, !write.lock { violated("a write session that does nothing", input) }
-    if let password = write.options.password, password.count != WriteSessionOptions.passwordLength {
+    if let password = write.options.password, password.count != SessionPassword.length {
         violated("a password of \(password.count) bytes", input)
     }
     if options.session.multiple || options.session.alertMessage != nil { violated("scan-only options in a write session", input) }
@@ -180,6 +183,7 @@ private func spelling(of options: ScanSessionOptions) -> DBusValue {
     if let object = options.object { values["object"] = .string(object) }
     if let alert = options.alertMessage { values["alert-message"] = .string(alert) }
     if let language = options.language { values["language"] = .string(language.rawValue) }
+    if let password = options.password { values["password"] = .array(elementSignature: "y", password.bytes.map(DBusValue.byte)) }
     return .vardict(values)
 }
 
