@@ -76,4 +76,15 @@ import Testing
             }
         }
     }
+
+    @Test func theWriterWritesAroundTheAreaAndReadsItBack() async throws {
+        // The whole writer (identify, read, plan, write, read back) over the memory area inside the message.
+        let tag = try VirtualType2Tag(product: .ntag213, dataArea: Self.area(control: Self.memoryInsideMessage, reserved: 8..<12, message: poster))
+        let transport = InProcessTransport(tag)
+        let longer = NDEFMessage(URIRecord(uri: "https://example.com/" + String(repeating: "c", count: 60)).record())
+        try await Type2Writer.write(longer.encoded(), over: transport)
+        let written = await transport.object
+        #expect(Array(written.memory[24..<28]) == Self.junk(4))
+        #expect(try await read(written).message == longer)
+    }
 }
