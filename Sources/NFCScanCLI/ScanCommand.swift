@@ -188,14 +188,18 @@ struct ScanCommand: AsyncParsableCommand {
             let (message, status) = explain(error, copy: copy)
             return (message, status, true)
         case .read(let error, _, _):
+            // "Try again" (74) only where trying again can help: the object left or the link
+            // failed. What the object holds does not change by scanning it again (65).
             switch error {
             case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
-            case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false)
             case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
             case .passwordRequired: return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false)
             case .wrongPassword: return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false)
+            case .capabilityContainer(.unsupportedVersion): return (copy.newerForm, ExitStatus.dataError, false)
+            case .capabilityContainer, .readAccessDenied, .attributeChecksum, .nak, .messagePastEndOfMemory,
+                 .invalidNDEFLength, .memory, .mifareClassic:
+                return (copy.unreadableContent, ExitStatus.dataError, false)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
-            case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
             default: return (copy.readFailed, ExitStatus.readFailed, false)
             }
         }
