@@ -41,7 +41,8 @@ extension ScannedObject {
     /// The object's identity (developer-facing: technical names are fine here).
     public var identity: ReportValue {
         ObjectIdentity(identifier: identifier, technology: technology, platform: reading.platform, product: reading.product,
-                       capacity: reading.capacity, readerName: readerName, backend: backend, roundTrips: reading.roundTrips).report
+                       capacity: reading.capacity, readerName: readerName, backend: backend, roundTrips: reading.roundTrips,
+                       formatted: reading.formatted).report
     }
 
 }
@@ -58,9 +59,12 @@ public struct ObjectIdentity: Sendable {
     public var readerName: String
     public var backend: ReaderBackend
     public var roundTrips: Int?
+    /// False for a blank object (never formatted for messages); nil or true: formatted or not known.
+    public var formatted: Bool?
 
     public init(identifier: [UInt8], technology: ObjectTechnology?, platform: TagPlatform?, product: String? = nil,
-                capacity: Int? = nil, readerName: String, backend: ReaderBackend, roundTrips: Int? = nil) {
+                capacity: Int? = nil, readerName: String, backend: ReaderBackend, roundTrips: Int? = nil, formatted: Bool? = nil) {
+        self.formatted = formatted
         self.identifier = identifier
         self.technology = technology
         self.platform = platform
@@ -93,6 +97,7 @@ public struct ObjectIdentity: Sendable {
         if let platform { fields.append(.init("platform", .string(platform.rawValue))) }
         if let product { fields.append(.init("product", .string(product))) }
         if let capacity { fields.append(.init("capacity", .int(capacity))) }
+        if formatted == false { fields.append(.init("formatted", .bool(false))) }
         fields += [.init("reader", .string(readerName)), .init("backend", .string(backend.rawValue))]
         if let roundTrips { fields.append(.init("round_trips", .int(roundTrips))) }
         return .object(fields)

@@ -193,16 +193,20 @@ struct ScanCommand: AsyncParsableCommand {
             let (message, status) = explain(error, copy: copy)
             return (message, status, true, .failed)
         case .read(let error, _, _):
+            // "Try again" (74) only where trying again can help: the object left or the link
+            // failed. What the object holds does not change by scanning it again (65).
             switch error {
             case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false, .movedAwayTooSoon)
-            case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false, .blank)
             case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false, .failed)
             case .passwordRequired:
                 return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false, .passwordRequired)
             case .wrongPassword:
                 return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false, .wrongPassword)
+            case .capabilityContainer(.unsupportedVersion): return (copy.newerForm, ExitStatus.dataError, false, .failed)
+            case .capabilityContainer, .readAccessDenied, .attributeChecksum, .nak, .messagePastEndOfMemory,
+                 .invalidNDEFLength, .memory, .mifareClassic:
+                return (copy.unreadableContent, ExitStatus.dataError, false, .failed)
             case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false, .unsupported)
-            case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false, .failed)
             default: return (copy.readFailed, ExitStatus.readFailed, false, .failed)
             }
         }

@@ -88,7 +88,10 @@ public enum Type5Tag {
                                 systemInformation: Bool = true) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
         var memory = try await Type5Memory.open(&link, systemInformation: systemInformation)
-        let cc = try await memory.capabilityContainer(&link)
+        let cc: Type5CapabilityContainer
+        do { cc = try await memory.capabilityContainer(&link) } catch .capabilityContainer(.notNDEF) {
+            return .blank(platform: .type5, product: nil, uid: uid ?? memory.info?.uid, roundTrips: link.roundTrips)
+        }
         guard cc.read == .granted else { throw .readAccessDenied }
         let info = memory.info
         let capacity = memory.dataAreaSize(cc)
