@@ -78,20 +78,20 @@ public struct ObjectIdentity: Sendable {
     public var report: ReportValue {
         let hex: ([UInt8]) -> String = { Hex.string($0) }
         var fields: [ReportValue.Field] = [.init("uid", .string(hex(identifier)))]
+        if let technology { fields.append(.init("technology", .string(technology.name.rawValue))) }
         switch technology {
         case .iso14443A(let atqa, let sak, let ats)?:
-            fields += [.init("technology", .string("iso14443a")), .init("atqa", .string(hex(atqa))), .init("sak", .string(hex([sak])))]
+            fields += [.init("atqa", .string(hex(atqa))), .init("sak", .string(hex([sak])))]
             if !ats.isEmpty { fields.append(.init("ats", .string(hex(ats)))) }
         case .felica(let pmm, let systemCode)?:
-            fields += [.init("technology", .string("felica")), .init("pmm", .string(hex(pmm))), .init("system_code", .string(hex(systemCode)))]
+            fields += [.init("pmm", .string(hex(pmm))), .init("system_code", .string(hex(systemCode)))]
         case .iso14443B(let applicationData, let protocolInfo)?:
-            fields += [.init("technology", .string("iso14443b")), .init("application_data", .string(hex(applicationData))),
-                       .init("protocol_info", .string(hex(protocolInfo)))]
-        case .jewel?:
-            fields.append(.init("technology", .string("jewel")))
-        case .other(let name)?:
-            fields.append(.init("technology", .string(name)))
-        case nil:
+            fields += [.init("application_data", .string(hex(applicationData))), .init("protocol_info", .string(hex(protocolInfo)))]
+        case .pcscCard(_, let atr)?:
+            fields.append(.init("atr", .string(hex(atr))))
+        case .other(let modulation)?:
+            fields.append(.init("modulation", .string(modulation)))
+        case .jewel?, nil:
             break
         }
         if let platform { fields.append(.init("platform", .string(platform.rawValue))) }

@@ -286,7 +286,7 @@ public enum MifareClassicTag {
     }
 
     private static func reading(uid: [UInt8], product: String?, capacity: Int, ndef: [UInt8], _ link: inout CountedLink) -> TagReading {
-        TagReading(platform: .mifareClassic, product: product, uid: uid, capacity: capacity, ndefBytes: ndef, roundTrips: link.roundTrips)
+        TagReading(platform: .mifareClassic, product: product, uid: uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity), ndefBytes: ndef, roundTrips: link.roundTrips)
     }
 
     static func checkCRC(_ mad: [UInt8], sector: Int) throws(TagReadError) {

@@ -26,8 +26,9 @@ public struct TagReading: Hashable, Sendable {
     public var product: String?
     /// The UID the backend saw during activation, if it passed one in.
     public var uid: [UInt8]?
-    /// Bytes available for an NDEF message: the data area (Type 2) or NDEF file less its length
-    /// field (Type 4).
+    /// The largest NDEF message the object holds, in bytes: the data area less the TLV's type and
+    /// length (Types 1, 2, 5, MIFARE Classic), the NDEF file less its length field (Type 4), the
+    /// attribute block's Nmaxb blocks (Type 3). The figure `nfcscan info` and every report give.
     public var capacity: Int
     /// The NDEF message bytes exactly as stored (without TLV or NLEN framing).
     public var ndefBytes: [UInt8]

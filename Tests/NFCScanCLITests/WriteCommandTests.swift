@@ -64,6 +64,10 @@ import TestSupport
             let object = try #require(status["object"] as? [String: Any])
             #expect(object["technology"] as? String == "iso14443a" && object["sak"] as? String == "00")
             #expect(object["platform"] as? String == "type2" && object["backend"] as? String == "libnfc")
+            // A scan says the same capacity (it said the data area's 496).
+            let read = try ScanCLI.run(["--json", "--timeout", "10"], connstring: connstring)
+            let scanned = try ScanCommandTests.json(try #require(read.stdout.split(separator: "\n").first))
+            #expect((scanned["object"] as? [String: Any])?["capacity"] as? Int == 492, "\(read.stdout)")
 
             let erase = try ScanCLI.run(["erase", "--object", "badge", "--timeout", "10"], connstring: connstring)
             #expect(erase.status == 0, "\(erase.stderr)")

@@ -23,7 +23,7 @@ import Testing
         #expect(reading.message == poster)
         #expect(reading.platform == .mifareClassic)
         #expect(reading.product == "MIFARE Classic 1K")
-        #expect(reading.capacity == 15 * 48)
+        #expect(reading.capacity == 15 * 48 - 4)
         // MAD: auth + blocks 1, 2, 3; NDEF: auth sector 1 + blocks 4, 5, 6 (37-byte TLV: 3 blocks).
         #expect(reading.roundTrips == 4 + 1 + 3)
         #expect(await link.roundTrips == reading.roundTrips)
@@ -50,7 +50,7 @@ import Testing
         let reading = try await MifareClassicTag.readNDEF(over: link, uid: MifareClassicImage.defaultUID, size: .classic4K)
         #expect(reading.message == long)
         #expect(reading.product == "MIFARE Classic 4K")
-        #expect(reading.capacity == 30 * 48 + 8 * 240)
+        #expect(reading.capacity == 30 * 48 + 8 * 240 - 4)
         let commands = await link.commands
         // MAD2: auth on sector 16's trailer (block 67), READ 64, 65, 66.
         #expect(commands[4] == [0x60, 67] + MifareClassicNDEF.madKeyA + MifareClassicImage.defaultUID)
@@ -70,7 +70,7 @@ import Testing
         #expect(empty.roundTrips == 4 + 1 + 1)
         let mini = try await MifareClassicTag.readNDEF(over: transport(.mini, poster), uid: MifareClassicImage.defaultUID, size: .mini)
         #expect(mini.message == poster)
-        #expect(mini.capacity == 4 * 48)
+        #expect(mini.capacity == 4 * 48 - 2)
     }
 
     @Test func sevenByteUIDAuthenticatesWithItsLastFourBytes() async throws {
@@ -171,7 +171,7 @@ import Testing
         let gapped = MifareClassicImage.makeImage(size: .classic1K, uid: uid, ndefSectors: [1, 3], dataArea: tlv)
         let reading = try await MifareClassicTag.readNDEF(over: InProcessTransport(VirtualMifareClassic(size: .classic1K, image: gapped)), uid: uid, size: .classic1K)
         #expect(reading.message == long)
-        #expect(reading.capacity == 96)
+        #expect(reading.capacity == 96 - 2)
         // Only NULL TLVs up to the end: formatted, empty.
         let nulls = MifareClassicImage.makeImage(size: .classic1K, uid: uid, ndefSectors: [1], dataArea: [])
         #expect(try await MifareClassicTag.readNDEF(over: InProcessTransport(VirtualMifareClassic(size: .classic1K, image: nulls)), uid: uid, size: .classic1K).content == .empty)
