@@ -12,9 +12,13 @@ it with ndeflib (errors='relax', as phones read).
                                        prints one line and exits 0 (same), 1 (differs)
 """
 import json
+import os
 import sys
 
 import ndef
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Support"))
+import json_schema  # noqa: E402  (the one validator of nfcscan's --json, Docs/schemas)
 
 
 def hexbytes(text):
@@ -139,6 +143,8 @@ def ndeflib_records(octets):
 
 
 def nfcscan_records(doc):
+    if "ending" in doc:
+        return None   # a failed scan's ending: no records read
     names = {"well-known": "urn:nfc:wkt:", "external": "urn:nfc:ext:"}
     out = []
     for r in doc.get("records", []):
@@ -160,6 +166,10 @@ def main():
     if expected in (None, []) and not octets:
         print("no message (ndeflib finds none)" + ("; nfcscan printed " + text[:80] if text else ""))
         return 0
+    problems = json_schema.problems("scan", text) if text else []
+    if problems:
+        print("nfcscan --json does not follow scan.schema.json: " + "; ".join(problems)[:300])
+        return 1
     try:
         got = nfcscan_records(json.loads(text)) if text else None
     except ValueError:

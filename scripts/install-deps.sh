@@ -20,6 +20,8 @@
 # tests and the demo start their own on a private bus, its database in their own directory:
 # desktop-rig.sh --permission-store); bubblewrap lays out a Flatpak app's sandbox for the tests
 # (Tests/Support/flatpak_sandbox.sh) without installing Flatpak.
+# python3-jsonschema (4.10 on Debian 12: draft 2020-12) checks every test's nfcscan --json output
+# against its schema in Docs/schemas (Tests/Support/json_schema.py).
 # Web NFC's tests (make webnfc-test, the webnfc e2e scenario) run the extension in real browsers:
 # chromium with chromium-driver and python3-selenium, and firefox-esr over its own Marionette
 # protocol (Tests/Support/browser.py; no geckodriver). Both run headless, with every name but
@@ -43,6 +45,7 @@ APT_PACKAGES=(
   libpcsclite-dev pcscd pcsc-tools
   libsystemd-dev systemd
   dbus dunst xvfb libnotify-bin python3-dbusmock python3-pyscard python3-dbus python3-gi xdg-utils socat
+  python3-jsonschema
   util-linux iproute2
   libglib2.0-dev-bin
   libmosquitto-dev mosquitto mosquitto-clients

@@ -82,6 +82,10 @@ extension NDEFRecord {
             }
             return .media(mimeType: MediaType.normalized(typeBytes))
         case .absoluteURI:
+            // The type field is the link: the same rule as a URI record's (no control characters).
+            if let control = typeBytes.first(where: URIRecord.isControl) {
+                throw .invalidPayload(type: "absolute URI", problem: .invalidValue(field: "URI (a control character)", value: Int(control)), offset: 0)
+            }
             return .absoluteURI(typeString)
         case .external:
             if MediaType.equalsIgnoringCase(typeBytes, "android.com:pkg") {

@@ -38,6 +38,7 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var readFailed: String { say(.readFailed) }
     public var unsupportedObject: String { say(.unsupportedObject) }
     public var unreadableContent: String { say(.unreadableContent) }
+    public var newerForm: String { say(.newerForm) }
     public var empty: String { say(.empty) }
     public var blankObject: String { say(.blankObject) }
     public var halfWritten: String { say(.halfWritten) }

@@ -8,13 +8,16 @@ import NDEFReport
 /// opened or run.
 public enum ContentDescription {
     /// The lines for a decoded message (the ``ReportValue`` of `MessageReport`); the catalog's
-    /// `empty` sentence when it holds no record.
+    /// `empty` sentence when it holds no record (`blankObject` when the object was never formatted).
     /// With `hyperlinks` (a terminal that shows them), a web link is also a clickable link (OSC 8).
     public static func lines(for report: ReportValue, copy: any ScanCopyCatalog, hyperlinks: Bool = false) -> [String] {
         let records = report["records"]?.arrayValue ?? []
         var lines: [String] = []
         for record in records { lines += ContentItem.items(in: record).map { line(for: $0, copy: copy, hyperlinks: hyperlinks) } }
-        if lines.isEmpty { lines.append(records.isEmpty ? copy.empty : copy.otherContent) }
+        if lines.isEmpty {
+            let blank = report["object"]?["formatted"] == .bool(false)
+            lines.append(!records.isEmpty ? copy.otherContent : blank ? copy.blankObject : copy.empty)
+        }
         // The same thing twice (a link and a smart poster's link) is said once.
         var seen = Set<String>()
         return lines.filter { seen.insert($0).inserted }

@@ -34,6 +34,8 @@ extension CopyMessage {
     static let readFailed = CopyMessage(.sentence, "readFailed", "The {object} couldn't be read. Try again.")
     static let unsupportedObject = CopyMessage(.sentence, "unsupportedObject", "This kind of {object} can't be read yet.")
     static let unreadableContent = CopyMessage(.sentence, "unreadableContent", "The {object} holds something that can't be shown.")
+    static let newerForm = CopyMessage(.sentence, "newerForm", "The {object} uses a newer form that can't be read yet.",
+        note: "What the object holds follows a later version of its standard than this program reads; scanning again won't help.")
     static let empty = CopyMessage(.sentence, "empty", "The {object} holds nothing.")
     static let blankObject = CopyMessage(.sentence, "blankObject", "The {object} is blank: nothing was ever saved on it.")
     static let halfWritten = CopyMessage(.sentence, "halfWritten", "Saving to the {object} was cut short. Save it again.")
@@ -250,7 +252,7 @@ extension CopyMessage {
     /// Every message, in the order of po/nfcscan.pot.
     public static let all: [CopyMessage] = [
         firstPrompt, firstPromptGeneric, laterPrompt, reading, secondsLeft, timedOut, noReader, connectReader, readerBusy,
-        readerNotPermitted, readerFailed, movedAwayTooSoon, readFailed, unsupportedObject, unreadableContent, empty,
+        readerNotPermitted, readerFailed, movedAwayTooSoon, readFailed, unsupportedObject, unreadableContent, newerForm, empty,
         blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint, passwordReaderHint,
         link, incompleteLink, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
         bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature,

@@ -40,6 +40,8 @@ public protocol ScanCopyCatalog: Sendable {
     var unsupportedObject: String { get }
     /// The object holds bytes that make no sense.
     var unreadableContent: String { get }
+    /// The object's content follows a later version of its standard than this program reads.
+    var newerForm: String { get }
     /// The object holds nothing.
     var empty: String { get }
     /// The object was never prepared to hold anything (a blank chip).
@@ -173,6 +175,7 @@ public enum ScanCopy {
             ("readFailed", copy.readFailed, true),
             ("unsupportedObject", copy.unsupportedObject, true),
             ("unreadableContent", copy.unreadableContent, true),
+            ("newerForm", copy.newerForm, true),
             ("empty", copy.empty, true),
             ("blankObject", copy.blankObject, true),
             ("halfWritten", copy.halfWritten, true),

@@ -41,7 +41,8 @@ extension ScannedObject {
     /// The object's identity (developer-facing: technical names are fine here).
     public var identity: ReportValue {
         ObjectIdentity(identifier: identifier, technology: technology, platform: reading.platform, product: reading.product,
-                       capacity: reading.capacity, readerName: readerName, backend: backend, roundTrips: reading.roundTrips).report
+                       capacity: reading.capacity, readerName: readerName, backend: backend, roundTrips: reading.roundTrips,
+                       formatted: reading.formatted).report
     }
 
 }
@@ -58,9 +59,12 @@ public struct ObjectIdentity: Sendable {
     public var readerName: String
     public var backend: ReaderBackend
     public var roundTrips: Int?
+    /// False for a blank object (never formatted for messages); nil or true: formatted or not known.
+    public var formatted: Bool?
 
     public init(identifier: [UInt8], technology: ObjectTechnology?, platform: TagPlatform?, product: String? = nil,
-                capacity: Int? = nil, readerName: String, backend: ReaderBackend, roundTrips: Int? = nil) {
+                capacity: Int? = nil, readerName: String, backend: ReaderBackend, roundTrips: Int? = nil, formatted: Bool? = nil) {
+        self.formatted = formatted
         self.identifier = identifier
         self.technology = technology
         self.platform = platform
@@ -74,25 +78,26 @@ public struct ObjectIdentity: Sendable {
     public var report: ReportValue {
         let hex: ([UInt8]) -> String = { Hex.string($0) }
         var fields: [ReportValue.Field] = [.init("uid", .string(hex(identifier)))]
+        if let technology { fields.append(.init("technology", .string(technology.name.rawValue))) }
         switch technology {
         case .iso14443A(let atqa, let sak, let ats)?:
-            fields += [.init("technology", .string("iso14443a")), .init("atqa", .string(hex(atqa))), .init("sak", .string(hex([sak])))]
+            fields += [.init("atqa", .string(hex(atqa))), .init("sak", .string(hex([sak])))]
             if !ats.isEmpty { fields.append(.init("ats", .string(hex(ats)))) }
         case .felica(let pmm, let systemCode)?:
-            fields += [.init("technology", .string("felica")), .init("pmm", .string(hex(pmm))), .init("system_code", .string(hex(systemCode)))]
+            fields += [.init("pmm", .string(hex(pmm))), .init("system_code", .string(hex(systemCode)))]
         case .iso14443B(let applicationData, let protocolInfo)?:
-            fields += [.init("technology", .string("iso14443b")), .init("application_data", .string(hex(applicationData))),
-                       .init("protocol_info", .string(hex(protocolInfo)))]
-        case .jewel?:
-            fields.append(.init("technology", .string("jewel")))
-        case .other(let name)?:
-            fields.append(.init("technology", .string(name)))
-        case nil:
+            fields += [.init("application_data", .string(hex(applicationData))), .init("protocol_info", .string(hex(protocolInfo)))]
+        case .pcscCard(_, let atr)?:
+            fields.append(.init("atr", .string(hex(atr))))
+        case .other(let modulation)?:
+            fields.append(.init("modulation", .string(modulation)))
+        case .jewel?, nil:
             break
         }
         if let platform { fields.append(.init("platform", .string(platform.rawValue))) }
         if let product { fields.append(.init("product", .string(product))) }
         if let capacity { fields.append(.init("capacity", .int(capacity))) }
+        if formatted == false { fields.append(.init("formatted", .bool(false))) }
         fields += [.init("reader", .string(readerName)), .init("backend", .string(backend.rawValue))]
         if let roundTrips { fields.append(.init("round_trips", .int(roundTrips))) }
         return .object(fields)

@@ -63,6 +63,22 @@ public struct PCSCCardIdentity: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What the ATR says the card is, in the vocabulary of every backend: a storage card's
+    /// standard (Jewel and Topaz as `jewel`, as libnfc reports them); an ISO-DEP card as
+    /// `iso14443-4` (its ATR does not say whether it is type A or B).
+    public var technology: TechnologyName {
+        switch kind {
+        case .storageCard(_, 0x002F), .storageCard(_, 0x0030): .jewel
+        case .storageCard(0x03, _): .iso14443a
+        case .storageCard(0x07, _): .iso14443b
+        case .storageCard(0x0B, _): .iso15693
+        case .storageCard(0x11, _), .storageCard(_, 0x003B): .felica
+        case .storageCard: .other
+        case .isoDEP: .iso14443_4
+        case .other: .other
+        }
+    }
+
     public var description: String {
         switch kind {
         case .storageCard(let standard, let name):

@@ -188,7 +188,7 @@ public final class PCSCReader: Reader, Sendable {
                     }
                     if let present {
                         setStatus(.objectPresent)
-                        continuation.yield(.arrived(DetectedObject(identifier: present.identifier, technology: .other(present.identity.description),
+                        continuation.yield(.arrived(DetectedObject(identifier: present.identifier, technology: .pcscCard(present.identity.technology, atr: present.identity.atr),
                                                                    platform: present.transport.platform, link: present.transport)))
                     }
                 }

@@ -141,7 +141,13 @@ public final class PCSCTransport: TagTransport, Sendable {
         switch code {
         case 0x30 where command.count == 2:
             let response = try await transmit([0xFF, 0xB0, 0x00, command[1], UInt8(Self.type2ReadLength)])
-            return try Self.type2Answer(response, data: true)
+            do { return try Self.type2Answer(response, data: true) } catch .timeout {
+                // 63 00 is a chip that refused the READ (a protected page, one past its end) or
+                // fell silent. A card the reader still holds refused it, as a NAK on the air says:
+                // reading again would not help. Only a card gone is an object that moved away.
+                guard await stillPresent() else { throw .timeout }
+                return [0x00]
+            }
         case 0xA2 where command.count == 6:
             let response = try await transmit([0xFF, 0xD6, 0x00, command[1], 0x04] + command[2...])
             return try Self.type2Answer(response, data: false)
@@ -166,6 +172,13 @@ public final class PCSCTransport: TagTransport, Sendable {
         case (0x6A, 0x81), (0x6D, 0x00), (0x6E, 0x00): throw .notSupported("this command (status word \(Hex.spaced([sw.0, sw.1], uppercase: true)))")
         default: throw .protocolError("status word \(Hex.spaced([sw.0, sw.1], uppercase: true))")
         }
+    }
+
+    /// Whether the card is still in the reader's field: no removal seen, and `SCardStatus` on the
+    /// handle answers (a card that left answers SCARD_W_REMOVED_CARD).
+    func stillPresent() async -> Bool {
+        guard isCurrent else { return false }
+        return (try? await card.status()) != nil
     }
 
     func transmit(_ apdu: [UInt8]) async throws(TransportError) -> [UInt8] {

@@ -139,7 +139,8 @@ public struct DetectedObject: Sendable {
         case .iso14443B(_, let protocolInfo) where protocolInfo.count > 1 && protocolInfo[1] & 0x01 != 0: .type4
         case .iso14443B: nil
         case .jewel: .type1
-        case .other: nil
+        // A PC/SC reader's transport places its card itself (from the ATR).
+        case .pcscCard, .other: nil
         }
     }
 }

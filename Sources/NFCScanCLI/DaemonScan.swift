@@ -24,21 +24,25 @@ extension ScanCommand {
                 session = try await DaemonScanSession.start(
                     .init(object: object, multiple: wanted > 1, timeout: seconds, language: language, password: password.bytes), on: bus)
             } catch .remote(name: "org.nfcscan.Error.RadioDisabled", let message) {
-                report(copy.radioDisabled, detail: "nfcscand refused the scan session: \(message)")
+                fail(copy.radioDisabled, ending: .failed, detail: "nfcscand refused the scan session: \(message)")
                 return ExitStatus.noReader
             } catch {
-                report(copy.readerBusy, detail: "nfcscand refused the scan session: \(error)")
+                fail(copy.readerBusy, ending: .failed, detail: "nfcscand refused the scan session: \(error)")
                 return ExitStatus.readerBusy
             }
             let deadline = ContinuousClock.now + .seconds(seconds)
             var alert: String?
+            // The session's looking again (a read failed) shows its prompt again; its first
+            // "active" (right after the first prompt) would only repeat it on a plain line.
+            var reading = false
             for await event in session {
                 switch event {
                 case .alertMessage(let text) where text == copy.passwordRequired || text == copy.wrongPassword:
                     // The object needs its password (or refused the one given): said as a direct scan says it.
                     prompt.clear()
-                    report(ObjectChange.hinted(text, text == copy.passwordRequired ? .passwordRequired : .wrongPassword, copy: copy),
-                           detail: "nfcscand could not read the object without its password")
+                    let ending: WriteEnding = text == copy.passwordRequired ? .passwordRequired : .wrongPassword
+                    fail(ObjectChange.hinted(text, ending, copy: copy), ending: ending,
+                         detail: "nfcscand could not read the object without its password")
                     guard wanted > 1 else {
                         session.invalidate()
                         return ExitStatus.password
@@ -47,9 +51,11 @@ extension ScanCommand {
                     alert = text
                     prompt.show(text, deadline: deadline, secondsLeft: secondsLeft)
                 case .reading(true):
+                    reading = true
                     prompt.show(copy.reading, deadline: nil, secondsLeft: secondsLeft)
                 case .reading(false):
-                    if let alert { prompt.show(alert, deadline: deadline, secondsLeft: secondsLeft) }
+                    if reading, let alert { prompt.show(alert, deadline: deadline, secondsLeft: secondsLeft) }
+                    reading = false
                 case .detected(let scanned):
                     prompt.clear()
                     read += 1
@@ -65,17 +71,17 @@ extension ScanCommand {
                     case "timeout" where continuous && timeout == nil:
                         break
                     case "timeout":
-                        report(message.isEmpty ? copy.timedOut : message, detail: "the scan session timed out")
+                        fail(message.isEmpty ? copy.timedOut : message, ending: .timedOut, detail: "the scan session timed out")
                         return ExitStatus.timedOut
                     case "radio-disabled":
-                        report(message.isEmpty ? copy.radioDisabled : message, detail: "airplane mode ended the scan session")
+                        fail(message.isEmpty ? copy.radioDisabled : message, ending: .failed, detail: "airplane mode ended the scan session")
                         return ExitStatus.noReader
                     case "unavailable":
-                        report(message.isEmpty ? copy.noReader : message, detail: "nfcscand has no reader")
+                        fail(message.isEmpty ? copy.noReader : message, ending: .failed, detail: "nfcscand has no reader")
                         printError(copy.noReaderHelp)
                         return ExitStatus.noReader
                     default:
-                        report(message.isEmpty ? copy.readerFailed : message, detail: "nfcscand ended the scan session: \(reason)")
+                        fail(message.isEmpty ? copy.readerFailed : message, ending: .failed, detail: "nfcscand ended the scan session: \(reason)")
                         return ExitStatus.readFailed
                     }
                 }

@@ -12,7 +12,8 @@ enum ExitStatus {
     static let noReader = ExitCode(69)
     /// Another program or a kernel driver holds the reader.
     static let readerBusy = ExitCode(73)
-    /// The object moved away too soon, could not be read, or the reader stopped working.
+    /// The object moved away too soon, the link failed, or the reader stopped working: scanning
+    /// again can mend it. What the object holds (a broken or newer layout) is `dataError`.
     static let readFailed = ExitCode(74)
     /// No object came near a reader before --timeout.
     static let timedOut = ExitCode(75)
@@ -36,9 +37,9 @@ enum ExitStatus {
 
     static let summary = "0 success, 64 usage error, 65 invalid data, 66 input not readable."
     static let scanSummary = """
-        0 success, 64 usage error, 65 the object holds invalid data, 69 no reader found, \
-        73 reader busy (another program or a kernel driver holds it), 74 read failed (the object \
-        moved away too soon, could not be read, or the reader stopped working), 75 no object \
+        0 success, 64 usage error, 65 the object holds invalid data (scanning again won't help), \
+        69 no reader found, 73 reader busy (another program or a kernel driver holds it), 74 read \
+        failed (the object moved away too soon, or the link or reader failed), 75 no object \
         before the timeout, 77 no permission to use the reader, 83 the object's password is needed \
         (--password), was refused, or can't be sent through this reader.
         """

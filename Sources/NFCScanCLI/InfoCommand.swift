@@ -16,7 +16,12 @@ struct InfoCommand: AsyncParsableCommand {
             object now; a blank object needs `nfcscan write --format` first.
 
             --json prints: formatted, access (read-write, read-only), capacity and used (bytes), \
-            product, password_protected when known, round_trips and the object.
+            product, password_protected when known, round_trips and the object \
+            (Docs/schemas/info.schema.json; a failure prints an ending). The capacity is the one a \
+            scan reports.
+
+            While nfcscand runs, it lets go of the readers until nfcscan info ends (background \
+            reading pauses: reader-in-use).
 
             Example:
               nfcscan info --object poster

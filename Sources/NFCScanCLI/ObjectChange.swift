@@ -43,13 +43,24 @@ struct ObjectChange {
         let language = ScanCopy.Language.preferred()
         let copy = ScanCopy.catalog(for: language, object: options.object)
         let writeCopy = ScanCopy.writeCatalog(for: language, object: options.object)
+        // Held until the command ends: nfcscand keeps its readers released meanwhile.
+        var inhibitor: DaemonInhibitor?
+        defer { inhibitor?.release() }
         if options.reader == nil, let bus = try? BusConnection.session() {
             defer { bus.close() }
             if await DaemonScanSession.daemonIsRunning(on: bus) {
                 guard case .write(let write) = job else {
-                    printError(copy.readerBusy)
-                    printError("nfcscan: nfcscand is running and uses the readers; name one with --reader (pcscd's readers can be shared), or stop it (systemctl --user stop nfcscand)")
-                    throw ExitStatus.readerBusy
+                    // Looking only has no session of its own: nfcscand lets go of the readers
+                    // while nfcscan opens them itself.
+                    do {
+                        inhibitor = try await DaemonInhibitor.take(who: "nfcscan info", why: "looking at the object", on: bus)
+                    } catch {
+                        printError(copy.readerBusy)
+                        printError("nfcscan: nfcscand is running and did not let go of the readers (\(error)); name one with --reader (pcscd's readers can be shared), or stop it (systemctl --user stop nfcscand)")
+                        throw ExitStatus.readerBusy
+                    }
+                    if options.verbose { printError("nfcscan: nfcscand is running; it lets go of the readers until nfcscan ends") }
+                    return try await direct(language: language, copy: copy, writeCopy: writeCopy, busyGrace: .seconds(3))
                 }
                 if options.verbose { printError("nfcscan: nfcscand is running; writing through it (a write session per object)") }
                 for index in 0..<count {
@@ -58,9 +69,16 @@ struct ObjectChange {
                 return
             }
         }
+        try await direct(language: language, copy: copy, writeCopy: writeCopy, busyGrace: .zero)
+    }
+
+    /// The job on readers nfcscan opens itself; `busyGrace`: how long a reader another program
+    /// is letting go of (nfcscand, inhibited) may stay busy.
+    private func direct(language: ScanCopy.Language, copy: any ScanCopyCatalog, writeCopy: any WriteCopyCatalog,
+                        busyGrace: Duration) async throws {
         let first = job.action.map(writeCopy.writePrompt) ?? copy.firstPrompt
         let prompt = PromptLine()
-        let scope = ReaderScope(reader: options.reader, verbose: options.verbose, copy: copy)
+        let scope = ReaderScope(reader: options.reader, verbose: options.verbose, json: options.json, copy: copy, busyGrace: busyGrace)
         let status = try await scope.run(prompt: prompt, deadline: .now + options.wait, firstPrompt: first) { session in
             await handle(session, prompt: prompt, first: first, copy: copy, writeCopy: writeCopy)
         }
@@ -78,8 +96,8 @@ struct ObjectChange {
             let object: DetectedObject, reader: any Reader
             do { (object, reader) = try await session.nextArrival(timeout: options.wait) } catch {
                 prompt.clear()
-                let (message, status, _) = ScanCommand.explain(error, copy: copy)
-                fail(message, ending: .timedOut, detail: error.description, place: nil)
+                let (message, status, _, ending) = ScanCommand.explain(error, copy: copy)
+                fail(message, ending: ending, detail: error.description, place: nil)
                 return status
             }
             prompt.show(job.action.map(writeCopy.busy) ?? copy.reading, deadline: nil, secondsLeft: secondsLeft)
@@ -127,14 +145,12 @@ struct ObjectChange {
         switch outcome {
         case .written(let result):
             if options.json {
-                var fields: [ReportValue.Field] = [.init("ending", .string(WriteEnding.done.rawValue)),
-                                                   .init("written", .bool(result.written)), .init("locked", .bool(result.locked))]
+                var fields: [ReportValue.Field] = [.init("written", .bool(result.written)), .init("locked", .bool(result.locked))]
                 if let report = result.report {
                     fields += [.init("changed", .bool(report.changed)), .init("formatted", .bool(report.formatted)),
                                .init("round_trips", .int(report.roundTrips))]
                 }
-                fields.append(.init("object", place.report))
-                writeLine(JSONWriter.string(.object(fields)))
+                writeLine(JSONWriter.string(EndingReport.report(.done, fields: fields, object: place)))
             } else if let action = job.action {
                 writeLine(writeCopy.writeEnded(.done, action))
             }
@@ -185,8 +201,8 @@ struct ObjectChange {
                     return Self.status(for: known)
                 }
                 if options.json {
-                    writeLine(JSONWriter.string(.object([.init("ending", .string(known.rawValue)), .init("written", .bool(ending.written)),
-                                                         .init("locked", .bool(ending.locked))])))
+                    writeLine(JSONWriter.string(EndingReport.report(known, fields: [.init("written", .bool(ending.written)),
+                                                                                    .init("locked", .bool(ending.locked))])))
                 } else {
                     writeLine(ending.message)
                 }
@@ -242,11 +258,7 @@ struct ObjectChange {
             if let place, let reader { printError("nfcscan: \(place.summary) on \(reader)") }
             printError("nfcscan: \(detail)")
         }
-        if options.json {
-            var fields: [ReportValue.Field] = [.init("ending", .string(ending.rawValue)), .init("error", .string(detail))]
-            if let place { fields.append(.init("object", place.report)) }
-            writeLine(JSONWriter.string(.object(fields)))
-        }
+        if options.json { writeLine(JSONWriter.string(EndingReport.report(ending, error: detail, object: place))) }
     }
 
     /// The documented exit status of an ending.

@@ -1,4 +1,7 @@
 import ArgumentParser
+import CommandLineIO
+import NDEFReport
+import NFCObjects
 import NFCCopy
 import NFCReaders
 import NFCScanKit
@@ -10,7 +13,11 @@ import NFCScanKit
 struct ReaderScope {
     var reader: String?
     var verbose: Bool
+    /// A failure also prints its `--json` ending on standard output.
+    var json = false
     var copy: any ScanCopyCatalog
+    /// How long a busy reader is tried again (one nfcscand is letting go of); zero: not at all.
+    var busyGrace: Duration = .zero
 
     /// Opens the readers and runs `body` with a session over them beside the session's own work;
     /// closes everything after. `firstPrompt` is shown once a reader appears when there was none.
@@ -19,13 +26,15 @@ struct ReaderScope {
         let directory = ReaderDirectory.standard()
         let readers: [any Reader], problems: [ReaderError]
         var noneYet: ReaderError?
+        let retryUntil = ContinuousClock.now + busyGrace
         do {
-            (readers, problems) = try await directory.openAll(named: reader)
+            (readers, problems) = try await Self.open(directory, named: reader, retryingBusyUntil: retryUntil)
         } catch {
             guard ReaderDirectory.absence(error) != nil else {
                 let (message, status) = ScanCommand.explain(error, copy: copy)
                 printError(message)
                 if verbose { printError("nfcscan: \(error.description)") }
+                if json { writeLine(JSONWriter.string(EndingReport.report(.failed, error: error.description))) }
                 throw status
             }
             (readers, problems, noneYet) = ([], [], error)
@@ -48,5 +57,21 @@ struct ReaderScope {
         await session.close()
         await following
         return result
+    }
+
+    /// Opens the readers, trying again while one is busy until `until`.
+    private static func open(_ directory: ReaderDirectory, named reader: String?,
+                             retryingBusyUntil until: ContinuousClock.Instant) async throws(ReaderError) -> ([any Reader], [ReaderError]) {
+        while true {
+            do {
+                let (readers, problems) = try await directory.openAll(named: reader)
+                let busy = problems.contains { if case .busy = $0 { true } else { false } }
+                guard busy, ContinuousClock.now < until else { return (readers, problems) }
+                for reader in readers { await reader.close() }
+            } catch .busy where ContinuousClock.now < until {
+                // nfcscand has not closed it yet: try again.
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineIO
+import NDEFReport
 import NFCCopy
 import NFCReaders
 import NFCScanKit
@@ -15,11 +16,18 @@ struct ReadersCommand: AsyncParsableCommand {
             adds no line (--verbose says so). Each reader is opened briefly to learn its status: ready, busy (held \
             by another program or a kernel driver), no permission, or failed. Exits 69 when there \
             is no reader; --verbose says where nfcscan looked and what to do.
+
+            --json prints {"readers": [{"backend", "name", "status", "kernel_module"}]} with the \
+            status as a code: ready, busy, no-permission, pcscd-not-running, failed \
+            (Docs/schemas/readers.schema.json); with no reader, an empty list (and exit 69).
             """
     )
 
     @Flag(help: "Explain every problem (drivers, permissions, configuration) in full.")
     var verbose = false
+
+    @Flag(help: "Print JSON instead of lines.")
+    var json = false
 
     func run() async throws {
         quietLibnfc(unless: verbose)
@@ -28,6 +36,7 @@ struct ReadersCommand: AsyncParsableCommand {
         let listings = all.filter { if case .noReaderFound? = $0.problem { false } else { true } }
         let problems = listProblems + all.compactMap { if case .noReaderFound? = $0.problem { $0.problem } else { nil } }
         if listings.isEmpty {
+            if json { writeLine(JSONWriter.string(.object([.init("readers", .array([]))]))) }
             let copy = ScanCopy.catalog(for: .preferred())
             printError(copy.noReader)
             printError(copy.noReaderHelp)
@@ -39,20 +48,30 @@ struct ReadersCommand: AsyncParsableCommand {
             throw ExitStatus.noReader
         }
         if verbose { noteProblems(listProblems) }
+        var reports: [ReportValue] = []
         for listing in listings {
-            let status: String
+            let status: String, module: String?
             switch listing.problem {
-            case nil: status = "ready"
-            case .busy?, .heldExclusively?: status = "busy"
-            case .pcscdNotRunning?: status = "pcscd not running"
-            case .pcscAccessDenied?: status = "no permission"
-            case .claimedByKernelDriver(_, let module)?: status = "busy (kernel module \(module))"
-            case .permissionDenied?: status = "no permission"
-            case .openFailed?, .noReaderFound?, .readerGone?, .backend?, .pcsc?: status = "failed"
+            case nil: (status, module) = ("ready", nil)
+            case .busy?, .heldExclusively?: (status, module) = ("busy", nil)
+            case .pcscdNotRunning?: (status, module) = ("pcscd-not-running", nil)
+            case .claimedByKernelDriver(_, let name)?: (status, module) = ("busy", name)
+            case .permissionDenied?, .pcscAccessDenied?: (status, module) = ("no-permission", nil)
+            case .openFailed?, .noReaderFound?, .readerGone?, .backend?, .pcsc?: (status, module) = ("failed", nil)
             }
-            writeLine("\(listing.backend.rawValue)\t\(status)\t\(listing.name ?? listing.identifier)")
+            let name = listing.name ?? listing.identifier
+            if json {
+                var fields: [ReportValue.Field] = [.init("backend", .string(listing.backend.rawValue)), .init("name", .string(name)),
+                                                   .init("status", .string(status))]
+                if let module { fields.append(.init("kernel_module", .string(module))) }
+                reports.append(.object(fields))
+            } else {
+                let words = String(status.map { $0 == "-" ? " " : $0 }) + (module.map { " (kernel module \($0))" } ?? "")
+                writeLine("\(listing.backend.rawValue)\t\(words)\t\(name)")
+            }
             if verbose, let problem = listing.problem { printError("nfcscan: \(problem)") }
         }
+        if json { writeLine(JSONWriter.string(.object([.init("readers", .array(reports))]))) }
     }
 }
 

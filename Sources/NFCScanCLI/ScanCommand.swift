@@ -46,7 +46,9 @@ struct ScanCommand: AsyncParsableCommand {
 
             --json prints the fields of Docs/json-schema.md plus "object" (uid, technology, \
             platform, product, capacity, reader, backend, round_trips); with several objects, one JSON \
-            document per line (JSON Lines).
+            document per line (JSON Lines). A wait or read that fails prints an ending instead, as \
+            `nfcscan write --json` does: {"ending": "timeout", "error": "..."}. The schema: \
+            Docs/schemas/scan.schema.json.
 
             Exit status: \(ExitStatus.scanSummary)
             """
@@ -93,7 +95,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let prompt = PromptLine()
         let deadline = scanWait.map { ContinuousClock.now + $0 }
-        let scope = ReaderScope(reader: reader, verbose: verbose, copy: copy)
+        let scope = ReaderScope(reader: reader, verbose: verbose, json: json, copy: copy)
         let status = try await scope.run(prompt: prompt, deadline: deadline, firstPrompt: copy.firstPrompt) { session in
             await scan(session, copy: copy, prompt: prompt)
         }
@@ -121,8 +123,8 @@ struct ScanCommand: AsyncParsableCommand {
                 }, password: { bytes })
             } catch {
                 prompt.clear()
-                let (message, status, fatal) = Self.explain(error, copy: copy)
-                report(message, detail: error.description)
+                let (message, status, fatal, ending) = Self.explain(error, copy: copy)
+                fail(message, ending: ending, detail: error.description)
                 if fatal || !(continuous || count > 1) { return status }
                 continue
             }
@@ -147,7 +149,7 @@ struct ScanCommand: AsyncParsableCommand {
         do {
             report = try scanned.report()
         } catch {
-            self.report(copy.unreadableContent, detail: error.description)
+            fail(copy.unreadableContent, ending: .failed, detail: error.description)
             return ExitStatus.dataError
         }
         print(report, copy: copy)
@@ -163,10 +165,12 @@ struct ScanCommand: AsyncParsableCommand {
         }
     }
 
-    /// The person's sentence on standard error; with --verbose the technical cause after it.
-    func report(_ message: String, detail: String) {
+    /// The person's sentence on standard error; with --verbose the technical cause after it;
+    /// with --json the ending on standard output too, as `nfcscan write` prints it.
+    func fail(_ message: String, ending: WriteEnding, detail: String) {
         printError(message)
         if verbose { printError("nfcscan: \(detail)") }
+        if json { writeLine(JSONWriter.string(EndingReport.report(ending, error: detail))) }
     }
 
     /// The person-facing sentence and exit status for a reader problem.
@@ -179,25 +183,32 @@ struct ScanCommand: AsyncParsableCommand {
         }
     }
 
-    /// The sentence, status, and whether scanning must stop, for a failed wait or read.
-    static func explain(_ failure: ScanFailure, copy: any ScanCopyCatalog) -> (String, ExitCode, Bool) {
+    /// The sentence, status, whether scanning must stop, and the `--json` ending (in the write's
+    /// codes), for a failed wait or read.
+    static func explain(_ failure: ScanFailure, copy: any ScanCopyCatalog) -> (String, ExitCode, Bool, WriteEnding) {
         switch failure {
         case .timedOut:
-            return (copy.timedOut, ExitStatus.timedOut, true)
+            return (copy.timedOut, ExitStatus.timedOut, true, .timedOut)
         case .reader(let error):
             let (message, status) = explain(error, copy: copy)
-            return (message, status, true)
+            return (message, status, true, .failed)
         case .read(let error, _, _):
+            // "Try again" (74) only where trying again can help: the object left or the link
+            // failed. What the object holds does not change by scanning it again (65).
             switch error {
-            case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false)
-            case .capabilityContainer(.notNDEF): return (copy.blankObject, ExitStatus.dataError, false)
-            case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false)
-            case .passwordRequired: return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false)
-            case .wrongPassword: return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false)
-            case .passwordNotPassed: return (ObjectChange.readerCannotSendPassword(copy: copy), ExitStatus.password, false)
-            case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false)
-            case .messagePastEndOfMemory, .invalidNDEFLength, .memory: return (copy.unreadableContent, ExitStatus.dataError, false)
-            default: return (copy.readFailed, ExitStatus.readFailed, false)
+            case .objectRemoved: return (copy.movedAwayTooSoon, ExitStatus.readFailed, false, .movedAwayTooSoon)
+            case .writeInProgress: return (copy.halfWritten, ExitStatus.dataError, false, .failed)
+            case .passwordRequired:
+                return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false, .passwordRequired)
+            case .wrongPassword:
+                return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false, .wrongPassword)
+            case .passwordNotPassed: return (ObjectChange.readerCannotSendPassword(copy: copy), ExitStatus.password, false, .passwordRequired)
+            case .capabilityContainer(.unsupportedVersion): return (copy.newerForm, ExitStatus.dataError, false, .failed)
+            case .capabilityContainer, .readAccessDenied, .attributeChecksum, .nak, .messagePastEndOfMemory,
+                 .invalidNDEFLength, .memory, .mifareClassic:
+                return (copy.unreadableContent, ExitStatus.dataError, false, .failed)
+            case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false, .unsupported)
+            default: return (copy.readFailed, ExitStatus.readFailed, false, .failed)
             }
         }
     }

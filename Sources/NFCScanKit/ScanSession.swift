@@ -73,6 +73,7 @@ public final class ScanSession: Sendable {
     private let noneYet: ReaderError?
     private let removed: @Sendable (any Reader, (any Error)?) -> Void
     private let heldElsewhere: (@Sendable (any Reader, Bool) -> Void)?
+    private let departed: @Sendable (any Reader) -> Void
 
     /// The readers open now.
     public var readers: [any Reader] {
@@ -89,11 +90,14 @@ public final class ScanSession: Sendable {
     ///   - heldElsewhere: called when another program starts or stops holding a reader's object
     ///     exclusively; the reader stays open and is read again once it is free. Nil (a one-shot
     ///     scan): such a reader is closed and counts as failed with ``ReaderError/heldExclusively(reader:)``.
+    ///   - departed: called (while ``next(timeout:arrived:)`` waits) when an object left a reader.
     public init(readers: [any Reader], directory: ReaderDirectory? = nil, wanted: String? = nil,
                 noneYet: ReaderError? = nil, added: @escaping @Sendable (any Reader) -> Void = { _ in },
                 removed: @escaping @Sendable (any Reader, (any Error)?) -> Void = { _, _ in },
-                heldElsewhere: (@Sendable (any Reader, Bool) -> Void)? = nil) {
+                heldElsewhere: (@Sendable (any Reader, Bool) -> Void)? = nil,
+                departed: @escaping @Sendable (any Reader) -> Void = { _ in }) {
         self.removed = removed
+        self.departed = departed
         self.heldElsewhere = heldElsewhere
         self.wanted = wanted
         self.added = added
@@ -226,8 +230,8 @@ public final class ScanSession: Sendable {
                     return reader
                 }
                 if let reader { removed(reader, error) }
-            case .event(_, .removed):
-                continue
+            case .event(let index, .removed):
+                if let reader = state.withLock({ $0.readers[index] }) { departed(reader) }
             case .event(let index, .heldElsewhere(let held)):
                 guard let reader = state.withLock({ $0.readers[index] }) else { continue }
                 if let heldElsewhere {

@@ -203,7 +203,16 @@ public enum MifareClassicTag {
     public static func readNDEF(over transport: some TagTransport, uid: [UInt8],
                                 size: MifareClassicSize?) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
-        let area = try await readDirectory(uid: uid, size: size, &link)
+        let area: MifareClassicNDEFArea
+        do { area = try await readDirectory(uid: uid, size: size, &link) } catch {
+            switch error {
+            // As the writer judges it: sector 0 refusing the MAD key (factory keys), no directory,
+            // or one without NDEF sectors is a card never formatted for messages.
+            case .noNDEFApplication, .mifareClassic(.noDirectory), .mifareClassic(.authenticationFailed(sector: 0, _)):
+                return .blank(platform: .mifareClassic, product: size?.name, uid: uid, roundTrips: link.roundTrips)
+            default: throw error
+            }
+        }
         let geometry = area.geometry, blocks = area.blocks
         let capacity = blocks.count * MifareClassicSize.blockSize
         let product = size?.name
@@ -277,7 +286,7 @@ public enum MifareClassicTag {
     }
 
     private static func reading(uid: [UInt8], product: String?, capacity: Int, ndef: [UInt8], _ link: inout CountedLink) -> TagReading {
-        TagReading(platform: .mifareClassic, product: product, uid: uid, capacity: capacity, ndefBytes: ndef, roundTrips: link.roundTrips)
+        TagReading(platform: .mifareClassic, product: product, uid: uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity), ndefBytes: ndef, roundTrips: link.roundTrips)
     }
 
     static func checkCRC(_ mad: [UInt8], sector: Int) throws(TagReadError) {

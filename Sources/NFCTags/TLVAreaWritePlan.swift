@@ -29,13 +29,14 @@ public struct DataAreaBlockWrite: Hashable, Sendable {
 ///
 /// Blocks whose bytes do not change are not written. The message goes where the NDEF TLV is, or
 /// where the Terminator is, or after the last non-NULL TLV (Lock and Memory Control TLVs and the
-/// bytes before the message are never changed). It must end before the data area does and before
-/// the first reserved area after where it starts. Bytes after the new Terminator are left as they
-/// are: readers stop at the message.
+/// bytes before the message are never changed). It must end before the data area does; it flows
+/// around the reserved areas (lock bits, reserved memory), whose bytes are never changed, as the
+/// reader skips them (``TLVDataArea``). Bytes after the new Terminator are left as they are:
+/// readers stop at the message.
 public struct TLVAreaWritePlan: Hashable, Sendable {
     /// The writes, in the order they must be sent.
     public let writes: [DataAreaBlockWrite]
-    /// Bytes the NDEF TLV may use from where it goes.
+    /// Bytes the NDEF TLV may use from where it goes (reserved areas counted out).
     public let available: Int
     /// The data area once every write is done.
     public let dataArea: [UInt8]
@@ -46,35 +47,39 @@ public struct TLVAreaWritePlan: Hashable, Sendable {
     ///     is left out).
     ///   - blockSize: bytes one write command stores (4 for Type 2, 4 or 8 for Type 5, 16 for
     ///     MIFARE Classic, 8 for Type 1's WRITE-E8 blocks).
-    ///   - reserved: areas of the data area (offsets into `data`) the message must not reach
-    ///     (Lock and Memory Control TLVs' areas).
+    ///   - reserved: areas of the data area (offsets into `data`) that are not data (Lock and
+    ///     Memory Control TLVs' areas): skipped, and written only as read.
     ///   - leading: the bytes before the data area in the block that holds its first byte (a
     ///     4-byte Type 5 CC in 8-byte blocks), kept as they are when that block is written.
     public init(data: [UInt8], blockSize: Int, reserved: [Range<Int>] = [], leading: [UInt8] = [],
                 message: [UInt8]) throws(WriteRefusal) {
         precondition(blockSize > 0 && leading.count < blockSize, "a block holds bytes, the data area starts in the first")
         let data = Array(data.prefix(max(0, (leading.count + data.count) / blockSize * blockSize - leading.count)))
-        let capacity = data.count
+        // The data bytes in order, around the reserved areas: where each sits in `data`.
+        let positions = data.indices.filter { index in !reserved.contains { $0.contains(index) } }
+        let bytes = positions.map { data[$0] }
         let blocks: [TLVBlock]
-        do { blocks = try TLVWalker.blocks(in: data) } catch { throw .unreadableLayout(error) }
+        do { blocks = try TLVWalker.blocks(in: bytes) } catch { throw .unreadableLayout(error) }
         let start = blocks.first { $0.tag == .ndefMessage || $0.tag == .terminator }?.offset
             ?? blocks.last { $0.tag != .null }?.valueRange.upperBound ?? 0
 
-        var limit = capacity
-        for area in reserved where area.upperBound > start && !area.isEmpty {
-            limit = min(limit, max(start, area.lowerBound))
-        }
-        available = max(0, limit - start)
+        available = max(0, positions.count - start)
         guard let tlv = TLVWalker.encode(.ndefMessage, value: message) else {
             throw .doesNotFit(needed: message.count + 4, available: available)
         }
         guard tlv.count <= available else { throw .doesNotFit(needed: tlv.count, available: available) }
 
-        var final = data
+        var final = bytes
         final.replaceSubrange(start..<(start + tlv.count), with: tlv)
-        if start + tlv.count < limit { final[start + tlv.count] = TLVBlock.Tag.terminator.rawValue }
-        guard final != data else {
-            (writes, dataArea) = ([], final)
+        if start + tlv.count < positions.count { final[start + tlv.count] = TLVBlock.Tag.terminator.rawValue }
+        /// `leading` and the data area with `logical` in its data bytes, the reserved ones as read.
+        func image(_ logical: [UInt8]) -> [UInt8] {
+            var area = data
+            for (index, position) in positions.enumerated() { area[position] = logical[index] }
+            return leading + area
+        }
+        guard final != bytes else {
+            (writes, dataArea) = ([], data)
             return
         }
         var staging = final
@@ -82,24 +87,25 @@ public struct TLVAreaWritePlan: Hashable, Sendable {
 
         var current = leading + data
         var writes: [DataAreaBlockWrite] = []
-        func write(_ block: Int, from area: [UInt8]) {
-            let image = leading + area
+        func write(_ block: Int, from image: [UInt8]) {
             let range = (block * blockSize)..<((block + 1) * blockSize)
             guard current[range] != image[range] else { return }
             current.replaceSubrange(range, with: image[range])
             writes.append(DataAreaBlockWrite(block: block, bytes: Array(image[range])))
         }
-        let typeBlock = (leading.count + start) / blockSize, lengthBlock = (leading.count + start + 1) / blockSize
-        if data[start] == TLVBlock.Tag.terminator.rawValue {
-            write(lengthBlock, from: staging)
-            write(typeBlock, from: staging)
+        let typeBlock = (leading.count + positions[start]) / blockSize
+        let lengthBlock = (leading.count + positions[start + 1]) / blockSize
+        let staged = image(staging), done = image(final)
+        if bytes[start] == TLVBlock.Tag.terminator.rawValue {
+            write(lengthBlock, from: staged)
+            write(typeBlock, from: staged)
         } else {
-            write(typeBlock, from: staging)
-            write(lengthBlock, from: staging)
+            write(typeBlock, from: staged)
+            write(lengthBlock, from: staged)
         }
-        for block in 0..<((leading.count + capacity) / blockSize) where block != lengthBlock { write(block, from: staging) }
-        write(lengthBlock, from: final)
+        for block in 0..<((leading.count + data.count) / blockSize) where block != lengthBlock { write(block, from: staged) }
+        write(lengthBlock, from: done)
         self.writes = writes
-        dataArea = final
+        dataArea = Array(done.dropFirst(leading.count))
     }
 }

@@ -17,9 +17,6 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The NDEF message would reach past the end of the object's data area: the length bytes
     /// claim `needed` bytes of data area, the object has `capacity`.
     case messagePastEndOfMemory(needed: Int, capacity: Int)
-    /// A Lock or Memory Control TLV reserves bytes inside the NDEF message; reading around
-    /// reserved areas is not implemented (no known Type 2 chip places them there).
-    case reservedAreaInsideMessage(byteAddress: Int)
     /// A Type 2 chip answered a command with a 4-bit NAK.
     case nak(command: String, code: UInt8)
     /// A password protects reading the object (NTAG21x PROT) and none was given.
@@ -61,8 +58,6 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .memory(let error): "tag memory: \(error)"
         case .messagePastEndOfMemory(let needed, let capacity):
             "the NDEF message claims \(needed) bytes of tag memory but the object holds \(capacity)"
-        case .reservedAreaInsideMessage(let address):
-            "a reserved memory area at byte \(address) lies inside the NDEF message (not supported)"
         case .nak(let command, let code): "the object refused \(command) (NAK \(Hex.code(code)))"
         case .passwordRequired: "reading is protected by a password"
         case .wrongPassword: "reading is protected by a password, and the object refused the one given"

@@ -26,16 +26,22 @@ public struct TagReading: Hashable, Sendable {
     public var product: String?
     /// The UID the backend saw during activation, if it passed one in.
     public var uid: [UInt8]?
-    /// Bytes available for an NDEF message: the data area (Type 2) or NDEF file less its length
-    /// field (Type 4).
+    /// The largest NDEF message the object holds, in bytes: the data area less the TLV's type and
+    /// length (Types 1, 2, 5, MIFARE Classic), the NDEF file less its length field (Type 4), the
+    /// attribute block's Nmaxb blocks (Type 3). The figure `nfcscan info` and every report give.
     public var capacity: Int
     /// The NDEF message bytes exactly as stored (without TLV or NLEN framing).
     public var ndefBytes: [UInt8]
     public var content: Content
     /// Exchanges with the object this read took (commands sent plus re-activations).
     public var roundTrips: Int
+    /// False for a blank object, one never formatted for messages (no NDEF magic number, no
+    /// NDEF application or directory): it reads as holding nothing, as a formatted empty one does.
+    public var formatted: Bool
 
-    public init(platform: TagPlatform, product: String?, uid: [UInt8]?, capacity: Int, ndefBytes: [UInt8], roundTrips: Int) {
+    public init(platform: TagPlatform, product: String?, uid: [UInt8]?, capacity: Int, ndefBytes: [UInt8], roundTrips: Int,
+                formatted: Bool = true) {
+        self.formatted = formatted
         self.platform = platform
         self.product = product
         self.uid = uid
@@ -47,6 +53,11 @@ public struct TagReading: Hashable, Sendable {
         } else {
             do { content = .message(try NDEFMessage(decoding: ndefBytes)) } catch { content = .undecodable(error) }
         }
+    }
+
+    /// A blank object's reading: nothing held, no room known until it is formatted.
+    public static func blank(platform: TagPlatform, product: String?, uid: [UInt8]?, roundTrips: Int) -> TagReading {
+        TagReading(platform: platform, product: product, uid: uid, capacity: 0, ndefBytes: [], roundTrips: roundTrips, formatted: false)
     }
 
     /// The decoded message, or nil when the object is empty or its bytes do not decode.

@@ -20,12 +20,10 @@ public struct Type1Driver: TagDriver {
         let (_, dynamic, memory) = try await Type1Writer.readMemory(&link)
         let product = dynamic ? "Topaz 512" : "Topaz 96"
         let reading: TagReading
-        do { reading = try await Type1Tag.readNDEF(over: transport, uid: uid) } catch {
-            if case .capabilityContainer(.notNDEF) = error {
-                return TagStatus(platform: .type1, product: product, uid: uid, formatted: false, access: .readWrite,
-                                 capacity: 0, used: 0, roundTrips: link.roundTrips)
-            }
-            throw .link(error)
+        do { reading = try await Type1Tag.readNDEF(over: transport, uid: uid) } catch { throw .link(error) }
+        guard reading.formatted else {
+            return TagStatus(platform: .type1, product: product, uid: uid, formatted: false, access: .readWrite,
+                             capacity: 0, used: 0, roundTrips: link.roundTrips)
         }
         // The room for a message: what the plan would give an empty one.
         let plan = try? Type1WritePlan(memory: memory, dynamic: dynamic, message: [])

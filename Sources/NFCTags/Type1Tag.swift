@@ -68,11 +68,16 @@ public enum Type1Tag {
             throw .unexpectedResponse(command: "RALL", expected: 2 + Type1Command.staticMemorySize, received: rall.count)
         }
         var memory = Array(rall.dropFirst(2))
+        let dynamic = hr0 & 0x0F != 0x01
+        let product = dynamic ? "Topaz 512" : "Topaz 96"
+        let tagUID = uid ?? Array(memory[0..<7])
         let cc: Type2CapabilityContainer   // same four fields as Type 2; byte 2 is TMS here
-        do { cc = try Type2CapabilityContainer(memory[8..<12]) } catch { throw .capabilityContainer(error) }
+        do { cc = try Type2CapabilityContainer(memory[8..<12]) } catch {
+            if case .notNDEF = error { return .blank(platform: .type1, product: product, uid: tagUID, roundTrips: link.roundTrips) }
+            throw .capabilityContainer(error)
+        }
         guard cc.read == .granted else { throw .readAccessDenied }
         let tms = Int(memory[10])
-        let dynamic = hr0 & 0x0F != 0x01
         // Static chips have 120 bytes whatever TMS says; dynamic memory is reached by RSEG, whose
         // 4-bit segment number addresses at most 2 KiB.
         let memorySize = dynamic ? min((tms + 1) * 8, 16 * Type1Command.segmentSize) : Type1Command.staticMemorySize
@@ -82,82 +87,34 @@ public enum Type1Tag {
         if dynamic, transport.capabilities.maxResponseLength < Type1Command.segmentSize {
             throw .unsupported("RSEG needs \(Type1Command.segmentSize)-byte answers; the link carries \(transport.capabilities.maxResponseLength)")
         }
-        let product = dynamic ? "Topaz 512" : "Topaz 96"
-        let tagUID = uid ?? Array(memory[0..<7])
 
-        var reserved: [Range<Int>] = [staticReserved]
         while true {
-            let addresses = (dataAreaStart..<memorySize).filter { address in !reserved.contains { $0.contains(address) } }
-            let capacity = addresses.count
-            let available = addresses.prefix { $0 < memory.count }
-            let data = available.map { memory[$0] }
-            // The complete TLVs, and how far a truncated one reaches.
-            let blocks: [TLVBlock]
-            var truncation: (offset: Int, needed: Int)?
-            do {
-                blocks = try TLVWalker.blocks(in: data)
-            } catch .truncated(let offset, let needed) {
-                blocks = (try? TLVWalker.blocks(in: Array(data.prefix(offset)))) ?? []
-                truncation = (offset, needed)
-            } catch {
+            let area: TLVDataArea
+            do { area = try TLVDataArea(memory: memory, bounds: dataAreaStart..<memorySize, fixed: [staticReserved]) } catch {
                 throw .memory(error)
             }
-            // Control TLVs change which bytes belong to the data area: walk again with them.
-            let found = try reservedAreas(blocks, data: data, addresses: addresses, reserved: reserved)
-            if found != reserved { reserved = found; continue }
-            let ndef = blocks.first { $0.tag == .ndefMessage }
-            if ndef != nil || truncation == nil && (blocks.last?.tag == .terminator || data.count == capacity) {
-                // The walk stops at the message: whatever follows it does not matter.
-                return TagReading(platform: .type1, product: product, uid: tagUID, capacity: capacity,
-                                  ndefBytes: ndef.map { Array(data[$0.valueRange]) } ?? [], roundTrips: link.roundTrips)
-            }
-            if let truncation {
-                guard truncation.needed <= capacity else { throw .messagePastEndOfMemory(needed: truncation.needed, capacity: capacity) }
-                try await read(addresses[data.count..<truncation.needed], into: &memory, &link)
-            } else {
+            switch area.next {
+            case .done(let message):
+                return TagReading(platform: .type1, product: product, uid: tagUID, capacity: TLVAreaWritePlan.largestMessage(in: area.capacity),
+                                  ndefBytes: message, roundTrips: link.roundTrips)
+            case .pastEnd(let needed, let capacity):
+                throw .messagePastEndOfMemory(needed: needed, capacity: capacity)
+            case .read(let addresses):
+                try await read(addresses, into: &memory, &link)
+            case .readOn(let address):
                 // The TLVs so far end exactly where the memory read ends: the next data byte's segment.
-                try await read(addresses[data.count...].prefix(1), into: &memory, &link)
+                try await read([address], into: &memory, &link)
             }
         }
     }
 
-    /// `reserved` with the areas the Lock and Memory Control TLVs among `blocks` reserve (the
-    /// walk of `data`, the bytes at `addresses`); reader and writer walk again until it stays.
-    static func reservedAreas(_ blocks: [TLVBlock], data: [UInt8], addresses: [Int], reserved: [Range<Int>]) throws(TagReadError) -> [Range<Int>] {
-        var found = reserved
-        for block in blocks where block.tag == .lockControl || block.tag == .memoryControl {
-            let control: MemoryControl
-            do { control = try MemoryControl(value: data[block.valueRange]) } catch { throw .memory(error) }
-            let bytes = block.tag == .lockControl ? (control.size + 7) / 8 : control.size
-            let area = control.byteAddress..<(control.byteAddress + bytes)
-            // An area over the TLVs already walked would move them under their own feet.
-            if addresses[..<block.valueRange.upperBound].contains(where: area.contains) {
-                throw .reservedAreaInsideMessage(byteAddress: control.byteAddress)
-            }
-            if !found.contains(area) { found.append(area) }
-        }
-        return found
-    }
-
-    /// The data area's addresses in `memory` read in full (`memorySize` bytes): byte 12 on,
-    /// without blocks D and E and the areas control TLVs reserve. A walk that does not end
-    /// inside the memory leaves the addresses as the control TLVs found so far make them (the
-    /// write plan then refuses the layout).
-    static func dataAddresses(in memory: [UInt8], memorySize: Int) throws(TagReadError) -> [Int] {
-        var reserved: [Range<Int>] = [staticReserved]
-        let end = min(memorySize, memory.count)
-        guard end > dataAreaStart else { return [] }
-        while true {
-            let addresses = (dataAreaStart..<end).filter { address in !reserved.contains { $0.contains(address) } }
-            let data = addresses.map { memory[$0] }
-            let blocks: [TLVBlock]
-            do { blocks = try TLVWalker.blocks(in: data) } catch .truncated(let offset, _) {
-                blocks = (try? TLVWalker.blocks(in: Array(data.prefix(offset)))) ?? []
-            } catch { return addresses }
-            let found = try reservedAreas(blocks, data: data, addresses: addresses, reserved: reserved)
-            if found == reserved { return addresses }
-            reserved = found
-        }
+    /// The data area of `memory` read in full (`memorySize` bytes): byte 12 on, without blocks D
+    /// and E and the areas control TLVs reserve. A walk that does not end inside the memory
+    /// leaves the area as the control TLVs found so far make it (the write plan then refuses the
+    /// layout).
+    static func dataArea(in memory: [UInt8], memorySize: Int) throws(TLVError) -> TLVDataArea {
+        let end = max(dataAreaStart, min(memorySize, memory.count))
+        return try TLVDataArea(memory: Array(memory.prefix(end)), bounds: dataAreaStart..<end, fixed: [staticReserved])
     }
 
     /// RSEG for the segments holding `needed` (ascending physical addresses). RALL stops at byte

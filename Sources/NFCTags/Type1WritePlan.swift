@@ -75,8 +75,8 @@ public struct Type1WritePlan: Hashable, Sendable {
             throw .capabilityContainer(.invalidField("TMS", value: Int(memory[10]), offset: 2))
         }
         let addresses: [Int]
-        do { addresses = try Type1Tag.dataAddresses(in: memory, memorySize: memorySize) } catch {
-            throw .cannotFormat("the data area's control TLVs overlap the message: \(error)")
+        do { addresses = try Type1Tag.dataArea(in: memory, memorySize: memorySize).addresses } catch {
+            throw .unreadableLayout(error)
         }
         let tlv = try TLVAreaWritePlan(data: addresses.map { memory[$0] }, blockSize: 1, message: message)
         available = tlv.available

@@ -29,7 +29,7 @@ public enum Type1Writer {
         let cc: Type2CapabilityContainer
         do { cc = try Type1WritePlan.capabilityContainer(memory) } catch { throw .refused(error) }
         let memorySize = dynamic ? min((Int(memory[10]) + 1) * 8, memory.count) : Type1Command.staticMemorySize
-        do { _ = try Type1Tag.dataAddresses(in: memory, memorySize: memorySize) } catch { throw .link(error) }
+        do { _ = try Type1Tag.dataArea(in: memory, memorySize: memorySize) } catch { throw .link(.memory(error)) }
         var commands: [Type1Write] = cc.write == .granted ? [.byte(address: 11, value: 0x0F)] : []
         for address in [112, 113] where memory[address] != 0xFF { commands.append(.orByte(address: address, value: 0xFF)) }
         if dynamic {

@@ -13,19 +13,16 @@ public struct Type2LockPlan: Hashable, Sendable {
     /// - Parameters:
     ///   - product: the chip GET_VERSION named, when known.
     ///   - header: pages 0–3 as read (lock bytes, CC).
-    ///   - layout: the data area as read; its message must read as the reader reads it (reserved
-    ///     areas outside it, the bytes a valid NDEF message), or nothing is made permanent.
+    ///   - layout: the data area as read; its message, read as the reader reads it (around the
+    ///     reserved areas), must be a valid NDEF message, or nothing is made permanent.
     ///   - dynamicLockBytes: the dynamic lock page as read, for a chip that has one.
     ///   - link: what the link to the chip carries (a storage-card link hides which chip it is,
     ///     and so where its dynamic lock bits are: see ``checkReachable(product:lastDataPage:link:)``).
     public init(product: Type2Product?, header: [UInt8], layout: Type2DataLayout, dynamicLockBytes: [UInt8]?,
                 link: LinkCapabilities) throws(WriteRefusal) {
         guard header.count >= 16 else { throw .memoryIncomplete(needed: 16, available: header.count) }
-        if let ndef = layout.blocks.first(where: { $0.tag == .ndefMessage }) {
-            do {
-                try Type2Tag.checkReservedAreas(layout.blocks, around: ndef, data: layout.data)
-                if !ndef.valueRange.isEmpty { _ = try NDEFMessage(decoding: Array(layout.data[ndef.valueRange])) }
-            } catch {
+        if let message = layout.message, !message.isEmpty {
+            do { _ = try NDEFMessage(decoding: message) } catch {
                 throw .unsupported("its message does not read cleanly (\(error)); write it again first")
             }
         }

@@ -14,9 +14,9 @@ import NDEF
 ///
 /// The data area is bounded by the smaller of the capability container's size and the chip's
 /// user memory from GET_VERSION, so a CC that overstates the memory cannot make the read run into
-/// configuration pages. Limits: without GET_VERSION the CC is trusted (a chip NAKs a READ past
-/// its end, but READ wraps to page 0 within its last 3 pages); Lock and Memory Control TLVs are
-/// honoured only by refusing a message that overlaps the areas they reserve.
+/// configuration pages. The areas Lock and Memory Control TLVs reserve are skipped wherever they
+/// fall (``TLVDataArea``), between TLVs and inside the message. Limits: without GET_VERSION the
+/// CC is trusted (a chip NAKs a READ past its end, but READ wraps to page 0 within its last 3 pages).
 public enum Type2Tag {
     /// Bytes of data area read with the capability container before the TLV lengths are known:
     /// a whole 48-byte tag, or the TLV headers and a short message of a larger one.
@@ -70,37 +70,35 @@ public enum Type2Tag {
         try await memory.read(through: memory.fastRead ? ccPage + firstPages : ccPage,
                               limit: product?.lastUserPage ?? lastAddressablePage, &link)
         let cc: Type2CapabilityContainer
-        do { cc = try Type2CapabilityContainer(memory.bytes.prefix(4)) } catch { throw .capabilityContainer(error) }
+        do { cc = try Type2CapabilityContainer(memory.bytes.prefix(4)) } catch {
+            if case .notNDEF = error { return .blank(platform: .type2, product: product?.name, uid: uid, roundTrips: link.roundTrips) }
+            throw .capabilityContainer(error)
+        }
         guard cc.read == .granted else { throw .readAccessDenied }
         let capacity = capacity(of: cc, userMemory: product?.userMemory)
         let lastDataPage = ccPage + capacity / Type2Product.pageSize
 
-        // Walk the TLVs on what has been read; read on as far as they need.
+        // Walk the TLVs on what has been read, around the areas control TLVs reserve; read on as
+        // far as they need.
+        let bounds = dataAreaStart..<(dataAreaStart + capacity)
         while true {
-            let data = Array(memory.bytes.dropFirst(4).prefix(capacity))
-            let found: (blocks: [TLVBlock], complete: Bool)
-            do {
-                let blocks = try TLVWalker.blocks(in: data)
-                found = (blocks, blocks.last?.tag == .terminator || data.count == capacity)
-            } catch .truncated(_, let needed) {
-                guard needed <= capacity else { throw .messagePastEndOfMemory(needed: needed, capacity: capacity) }
-                try await memory.read(through: ccPage + (needed + 3) / 4, limit: lastDataPage, &link)
-                continue
-            } catch {
+            let area: TLVDataArea
+            do { area = try TLVDataArea(memory: memory.bytes, base: ccPage * Type2Product.pageSize, bounds: bounds) } catch {
                 throw .memory(error)
             }
-            if let ndef = found.blocks.first(where: { $0.tag == .ndefMessage }) {
-                try checkReservedAreas(found.blocks, around: ndef, data: data)
-                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: capacity,
-                                  ndefBytes: Array(data[ndef.valueRange]), roundTrips: link.roundTrips)
+            switch area.next {
+            case .done(let message):
+                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: TLVAreaWritePlan.largestMessage(in: area.capacity),
+                                  ndefBytes: message, roundTrips: link.roundTrips)
+            case .pastEnd(let needed, let capacity):
+                throw .messagePastEndOfMemory(needed: needed, capacity: capacity)
+            case .read(let addresses):
+                try await memory.read(through: (addresses.last ?? 0) / Type2Product.pageSize, limit: lastDataPage, &link)
+            case .readOn(let address):
+                // The TLVs so far end exactly where the read ended: read the next stretch.
+                let stretch = memory.fastRead ? (initialDataBytes + 3) / 4 : 1
+                try await memory.read(through: address / Type2Product.pageSize + stretch - 1, limit: lastDataPage, &link)
             }
-            if found.complete {
-                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: capacity,
-                                  ndefBytes: [], roundTrips: link.roundTrips)
-            }
-            // The TLVs so far end exactly where the read ended: read the next stretch.
-            let stretch = memory.fastRead ? (initialDataBytes + 3) / 4 : 1
-            try await memory.read(through: memory.nextPage + stretch - 1, limit: lastDataPage, &link)
         }
     }
 
@@ -168,30 +166,12 @@ public enum Type2Tag {
         return true
     }
 
-    /// Refuses a message that a Lock or Memory Control TLV declares partly reserved.
-    static func checkReservedAreas(_ blocks: [TLVBlock], around ndef: TLVBlock, data: [UInt8]) throws(TagReadError) {
-        let message = (dataAreaStart + ndef.offset)..<(dataAreaStart + ndef.valueRange.upperBound)
-        for block in blocks where block.tag == .lockControl || block.tag == .memoryControl {
-            let reserved: Range<Int>
-            do { reserved = try reservedArea(of: block, data: data) } catch { throw .memory(error) }
-            if reserved.overlaps(message) { throw .reservedAreaInsideMessage(byteAddress: reserved.lowerBound) }
-        }
-    }
-
     /// The data area's size: the capability container's, bounded by the chip's user memory from
     /// GET_VERSION (so an overstating CC cannot reach configuration pages) and by what a one-byte
     /// page address reaches.
     static func capacity(of cc: Type2CapabilityContainer, userMemory: Int?) -> Int {
         let addressable = (lastAddressablePage - ccPage) * Type2Product.pageSize
         return min(cc.dataAreaSize, userMemory ?? cc.dataAreaSize, addressable)
-    }
-
-    /// The byte addresses (from page 0) a Lock or Memory Control TLV in `data` reserves: lock
-    /// bits round up to whole bytes.
-    static func reservedArea(of block: TLVBlock, data: [UInt8]) throws(TLVError) -> Range<Int> {
-        let control = try MemoryControl(value: data[block.valueRange])
-        let bytes = block.tag == .lockControl ? (control.size + 7) / 8 : control.size
-        return control.byteAddress..<(control.byteAddress + bytes)
     }
 }
 

@@ -70,16 +70,20 @@ public struct Type2LockContext: Hashable, Sendable {
 }
 
 /// A formatted Type 2 object's data area as the CC and its TLVs lay it out: what planning a
-/// write and reporting status both start from.
+/// write, planning a lock and reporting status all start from. The areas Lock and Memory Control
+/// TLVs reserve are found as the reader finds them (``TLVDataArea``), so a write flows around
+/// them and never changes their bytes.
 public struct Type2DataLayout: Hashable, Sendable {
-    /// The data area (from page 4), as long as the CC (bounded by the chip's memory) says.
+    /// The data area (from page 4), as long as the CC (bounded by the chip's memory) says,
+    /// reserved bytes included.
     public let data: [UInt8]
     /// Areas Lock and Memory Control TLVs reserve, as offsets into ``data``.
     public let reserved: [Range<Int>]
     /// Whether the CC grants write access.
     public let writable: Bool
-    /// The data area's TLVs.
-    public let blocks: [TLVBlock]
+    /// The NDEF message as a reader reads it (around the reserved areas); nil when the data area
+    /// holds no NDEF Message TLV.
+    public let message: [UInt8]?
 
     /// - Parameter memory: from the CC page (3) through the end of the data area, as read.
     public init(memory: [UInt8], userMemory: Int?) throws(WriteRefusal) {
@@ -93,22 +97,18 @@ public struct Type2DataLayout: Hashable, Sendable {
         data = Array(memory[4..<(4 + capacity)])
         writable = cc.write == .granted
 
-        let blocks: [TLVBlock]
-        do { blocks = try TLVWalker.blocks(in: data) } catch { throw .unreadableLayout(error) }
-        var reserved: [Range<Int>] = []
-        for block in blocks where block.tag == .lockControl || block.tag == .memoryControl {
-            let area: Range<Int>
-            do { area = try Type2Tag.reservedArea(of: block, data: data) } catch { throw .unreadableLayout(error) }
-            reserved.append((area.lowerBound - Type2Tag.dataAreaStart)..<(area.upperBound - Type2Tag.dataAreaStart))
+        let start = Type2Tag.dataAreaStart
+        let area: TLVDataArea
+        do { area = try TLVDataArea(memory: data, base: start, bounds: start..<(start + capacity)) } catch {
+            throw .unreadableLayout(error)
         }
-        self.reserved = reserved
-        self.blocks = blocks
+        if let needed = area.needed { throw .unreadableLayout(.truncated(offset: area.data.count, needed: needed)) }
+        reserved = area.reserved.map { ($0.lowerBound - start)..<($0.upperBound - start) }
+        message = area.message
     }
 
     /// Bytes of the NDEF message held (0 when there is none).
-    public var used: Int {
-        blocks.first { $0.tag == .ndefMessage }?.valueRange.count ?? 0
-    }
+    public var used: Int { message?.count ?? 0 }
 
     /// The largest message a write could store now.
     public var capacity: Int {

@@ -24,7 +24,10 @@ public enum Type4Tag {
 
     public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
-        let (cc, version1) = try await open(&link)
+        let cc: Type4CapabilityContainer, version1: Bool
+        do { (cc, version1) = try await open(&link) } catch .noNDEFApplication {
+            return .blank(platform: .type4, product: nil, uid: uid, roundTrips: link.roundTrips)
+        }
         guard cc.read == .granted else { throw .readAccessDenied }
         try await select(file: cc.ndefFileID, version1: version1, &link, "SELECT NDEF file")
         let message = try await readMessage(&link, cc: cc)

@@ -88,7 +88,10 @@ public enum Type5Tag {
                                 systemInformation: Bool = true) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
         var memory = try await Type5Memory.open(&link, systemInformation: systemInformation)
-        let cc = try await memory.capabilityContainer(&link)
+        let cc: Type5CapabilityContainer
+        do { cc = try await memory.capabilityContainer(&link) } catch .capabilityContainer(.notNDEF) {
+            return .blank(platform: .type5, product: nil, uid: uid ?? memory.info?.uid, roundTrips: link.roundTrips)
+        }
         guard cc.read == .granted else { throw .readAccessDenied }
         let info = memory.info
         let capacity = memory.dataAreaSize(cc)
@@ -101,11 +104,11 @@ public enum Type5Tag {
             do {
                 let found = try TLVWalker.blocks(in: data)
                 if let ndef = found.first(where: { $0.tag == .ndefMessage }) {
-                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: capacity,
+                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity),
                                       ndefBytes: Array(data[ndef.valueRange]), roundTrips: link.roundTrips)
                 }
                 if found.last?.tag == .terminator || data.count >= capacity {
-                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: capacity,
+                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity),
                                       ndefBytes: [], roundTrips: link.roundTrips)
                 }
                 try await memory.read(through: min(start + capacity, start + data.count + (multiple ? 48 : 1)), multiple: multiple, &link)

@@ -6,8 +6,9 @@ import TestSupport
 /// Runs the built `nfcscan` binary as a user would (NFCSCAN_BIN overrides where it is), bounded
 /// in time.
 enum CLI {
+    /// What it prints with --json follows its schema.
     static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> RunResult {
-        try BoundedProcess.run(Repository.nfcscan, arguments, input: stdin, timeout: 20)
+        try JSONSchemaCheck.checked(BoundedProcess.run(Repository.nfcscan, arguments, input: stdin, timeout: 20), arguments: arguments)
     }
 
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {

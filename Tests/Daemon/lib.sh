@@ -223,11 +223,25 @@ lines_matching() { if [ -f "$2" ]; then grep -c "$1" "$2" || true; else echo 0; 
 json() { # FILE-or-- PYTHON-EXPRESSION over `d` (the last JSON line)
   "$PY" -c 'import json,sys; d=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]; print(eval(sys.argv[2]))' "$@"
 }
+# Whether FILE (JSON Lines, or - for standard input) follows Docs/schemas/SCHEMA.schema.json: every
+# nfcscan --json output a scenario reads is checked with it (Tests/Support/json_schema.py, the one
+# validator of every test); the problems go to the scenario's output.
+valid_json() { # SCHEMA FILE-or--
+  "$PY" "$SUPPORT/json_schema.py" "$1" "$2"
+}
+# `nfcscan status --json`, checked against its schema: nothing (so the caller's check fails) and the
+# problems on standard error when it does not follow it.
+status_json() {
+  local out
+  out=$("$BUILD/nfcscan" status --json)
+  valid_json status - <<<"$out" || return 1
+  printf '%s\n' "$out"
+}
 get_property() { # NAME -> busctl's rendering ("b true", "as 1 \"no-reader\"")
   busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user get-property org.nfcscan.Scanner1 /org/nfcscan/Scanner1 org.nfcscan.Scanner1 "$1"
 }
 condition() { # NAME -> its state in the Conditions property (clear, holds, unknown, ignored)
-  "$BUILD/nfcscan" status --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["conditions"].get(sys.argv[1], "absent"))' "$1"
+  status_json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["conditions"].get(sys.argv[1], "absent"))' "$1"
 }
 paused() { get_property PausedReasons; }
 expect_paused() { # CODE SECONDS DESCRIPTION: within SECONDS, PausedReasons is CODE alone

@@ -215,6 +215,13 @@ def tlv_seeds():
     s['bad-three-byte-length-ffff'] = bytes([NDEF, 0xFF, 0xFF, 0xFF])
     s['bad-control-length'] = tlv(LOCK, b'\xa0\x10') + tlv(NDEF, msg) + bytes([TERMINATOR])
     s['bad-reserved-tag'] = bytes([0x04, 0x01, 0x00]) + tlv(NDEF, msg)
+    s['bad-tag-ff'] = bytes([0xFF, 0x01, 0x00]) + tlv(NDEF, msg)
+    # Issue 23: a reserved tag is skipped by its length; the areas control TLVs announce (addresses
+    # from byte 0 of the memory in the fuzz target's TLVDataArea walk) are skipped wherever they fall.
+    s['reserved-tag-skipped'] = bytes([0x42, 0x02, 0x00, 0x00]) + tlv(NDEF, msg) + bytes([TERMINATOR])
+    s['lock-bytes-between-tlvs'] = tlv(LOCK, b'\x11\x10\x42') + b'\xff\xff' + tlv(NDEF, msg) + bytes([TERMINATOR])
+    inside = tlv(MEMORY, b'\x20\x04\x02') + tlv(NDEF, msg) + bytes([TERMINATOR])
+    s['reserved-inside-message'] = inside[:8] + b'\xff' * 4 + inside[8:]
     return s
 
 

@@ -38,6 +38,25 @@ import Testing
         #expect(json == #"{"records":[{"tnf":"well-known","type":"U","id":"","payload":"036578616d706c652e636f6d","kind":"uri","uri":"http://example.com","prefix_code":3}]}"#)
     }
 
+    /// Issue 23: a URI record whose link holds a control character is reported with `error`, its
+    /// raw payload kept, and no `uri` anything could open.
+    @Test func uriWithControlCharactersIsAnError() throws {
+        // "https://" + "a\nb": prefix code 4, then 61 0a 62.
+        let record = try report("d1010455 04610a62")["records"]?.arrayValue?.first
+        #expect(record?["payload"]?.stringValue == "04610a62")
+        #expect(record?["uri"] == nil && record?["kind"] == nil)
+        #expect(record?["error"]?.stringValue?.contains("control character") == true, "\(String(describing: record))")
+        for byte in ["00", "1f", "7f", "09", "1b"] {
+            let bad = try report("d1010455 0461\(byte)62")["records"]?.arrayValue?.first
+            #expect(bad?["error"] != nil && bad?["uri"] == nil, "\(byte)")
+        }
+        // Other characters stay: a space is no control character (the browser offer refuses it later).
+        #expect(try report("d1010455 04612062")["records"]?.arrayValue?.first?["uri"]?.stringValue == "https://a b")
+        // An absolute-URI record's type is its link: the same rule.
+        let absolute = try report("d3 04 00 610a6263")["records"]?.arrayValue?.first
+        #expect(absolute?["error"] != nil && absolute?["uri"] == nil)
+    }
+
     @Test func mediaAndExternalAlwaysNameTheirType() throws {
         let records = try report("92 09 01 696d6167652f504e47 00  54 0d 00 6578616d706c652e636f6d3a78".replacingSpaces())["records"]?.arrayValue ?? []
         #expect(records.count == 2)

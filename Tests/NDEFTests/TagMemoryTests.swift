@@ -63,8 +63,22 @@ import Testing
         #expect(tlvError { _ = try TLVWalker.blocks(in: hex("03 ff 00fe")) } == .invalidLength(offset: 0, value: 0xFE))
         #expect(tlvError { _ = try TLVWalker.blocks(in: hex("03 ff ffff")) } == .invalidLength(offset: 0, value: 0xFFFF))
         #expect(tlvError { _ = try TLVWalker.blocks(in: hex("01 02 0000")) } == .invalidControlLength(offset: 0, length: 2))
-        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("00 04 00")) } == .reservedTag(offset: 1, tag: 4))
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("00 ff 00")) } == .reservedTag(offset: 1, tag: 0xFF))
         #expect(TLVError.truncated(offset: 0, needed: 18).description.contains("18 bytes needed"))
+    }
+
+    /// Issue 23: a TLV with a tag the specifications reserve (0x04–0xFC) is walked past by its
+    /// length, as nfcpy and the Type 2 read procedure do, not refused.
+    @Test func reservedTagsAreSkippedByTheirLength() throws {
+        let ndef = hex("d1010c55036578616d706c652e636f6d")
+        for tag: UInt8 in [0x04, 0x42, 0xFC] {
+            let memory = [0x00, tag, 0x02, 0xAA, 0xBB, 0x03, 0x10] + ndef + [0xFE]
+            #expect(try TLVWalker.blocks(in: memory).map(\.tag) == [.null, .reserved(tag), .ndefMessage])
+            #expect(try TLVWalker.firstNDEFMessage(in: memory) == ndef)
+        }
+        // Its 3-byte length form too, and one cut short says how far to read.
+        #expect(try TLVWalker.firstNDEFMessage(in: hex("10 ff 0100") + [UInt8](repeating: 0, count: 256) + [0x03, 0x10] + ndef) == ndef)
+        #expect(tlvError { _ = try TLVWalker.blocks(in: hex("42 05 00")) } == .truncated(offset: 0, needed: 7))
     }
 }
 
@@ -127,5 +141,50 @@ import Testing
         #expect(ccError { _ = try Type5CapabilityContainer(hex("e1 40 00 01")) } == .tooShort(needed: 8, available: 4))
         #expect(ccError { _ = try Type5CapabilityContainer(hex("e3 40 40 01")) } == .notNDEF(magic: 0xE3))
         #expect(ccError { _ = try Type5CapabilityContainer(hex("e1 80 40 01")) } == .unsupportedVersion(major: 2, minor: 0))
+    }
+}
+
+/// Issue 23: the data area of Type 1 and 2 memory around the areas control TLVs reserve.
+@Suite struct TLVDataAreaTests {
+    let ndef = hex("d1010c55036578616d706c652e636f6d")
+
+    @Test func anAreaBetweenTLVsAndOneInsideTheMessageAreSkipped() throws {
+        // Memory from byte 0: Lock Control for 2 bytes at byte 5 (page 1 byte 1 of 4-byte pages),
+        // Memory Control for 4 bytes at byte 14 (page 3 byte 2), inside the NDEF TLV at byte 12.
+        var memory = hex("01 03 11 10 42") + hex("ff ff") + hex("02 03 32 04 02")
+        memory += [0x03, UInt8(ndef.count)] + ndef + [0xFE]
+        memory.insert(contentsOf: [0xEE, 0xEE, 0xEE, 0xEE], at: 14)
+        let area = try TLVDataArea(memory: memory, bounds: 0..<memory.count)
+        #expect(area.reserved == [5..<7, 14..<18])
+        #expect(area.capacity == memory.count - 6)
+        #expect(area.message == ndef)
+        #expect(area.next == .done(ndef))
+        #expect(!area.addresses.contains { (5..<7).contains($0) || (14..<18).contains($0) })
+    }
+
+    @Test func whatToReadNext() throws {
+        let memory = hex("02 03 30 04 02") + [0x03, UInt8(ndef.count)] + ndef + [0xFE]
+        // Read as far as byte 10: the message TLV needs its value, whose addresses skip 12..<16.
+        let part = try TLVDataArea(memory: Array(memory.prefix(10)), bounds: 0..<64)
+        guard case .read(let addresses) = part.next else { Issue.record("\(part.next)"); return }
+        #expect(addresses.first == 10 && !addresses.contains(12) && addresses.last == 5 + 2 + ndef.count + 4 - 1)
+        // The TLVs end where the read ends: read on from the next data byte.
+        #expect(try TLVDataArea(memory: hex("00 00"), base: 16, bounds: 16..<64).next == .readOn(18))
+        // A length past the data area.
+        #expect(try TLVDataArea(memory: hex("03 40"), bounds: 0..<40).next == .pastEnd(needed: 66, capacity: 40))
+        // Only NULLs to the end, or a Terminator: no message.
+        #expect(try TLVDataArea(memory: hex("00 00 00 00"), bounds: 0..<4).next == .done([]))
+        #expect(try TLVDataArea(memory: hex("fe"), bounds: 0..<64).next == .done([]))
+    }
+
+    @Test func hostileControlTLVs() throws {
+        // An area over the control TLV itself, or the TLVs before it.
+        #expect(tlvError { _ = try TLVDataArea(memory: hex("00 02 03 02 04 02 fe"), bounds: 0..<7) } == .reservedAreaOverTLVs(byteAddress: 2))
+        // Each control TLV reserving one byte ahead of the next: at most 16 areas are walked.
+        var chain: [UInt8] = []
+        for index in 0..<20 { chain += [0x02, 0x03, UInt8(index * 6 + 5), 0x01, 0x04, 0xEE] }   // 16-byte pages: byte 0 is the address
+        #expect(tlvError { _ = try TLVDataArea(memory: chain, bounds: 0..<chain.count) } == .tooManyReservedAreas(17))
+        // The fixed areas count as reserved from the start (Type 1's blocks D and E).
+        #expect(try TLVDataArea(memory: hex("00 00 ff ff 00 fe"), bounds: 0..<6, fixed: [2..<4]).next == .done([]))
     }
 }

@@ -1,6 +1,7 @@
 import DBusValues
 import DesktopEntries
 import NDEF
+import NDEFReport
 import NFCBusAPI
 import NFCCopy
 @testable import NFCDaemon
@@ -199,6 +200,31 @@ import Testing
         #expect(observed == [session], "\(scanned)")
     }
 
+    /// An object read in the background and still near its reader is reported once per arrival:
+    /// a scan session started meanwhile (`nfcscan` while nfcscand runs) is handed it at once. One
+    /// that left is not; one a session had is that session's (a later one uses RestartPolling).
+    @Test func aSessionTakesTheObjectAlreadyNearAReader() {
+        var rig = Rig()
+        func detected(_ effects: [DaemonEffect]) -> [String] {
+            effects.compactMap { effect -> String? in
+                guard case .signal(_, ScannerAPI.sessionInterface, "Detected", let values, _) = effect,
+                      let value = values.first, let report = ReportValue(busValue: value) else { return nil }
+                return report["records"]?.arrayValue?.first?["uri"]?.stringValue
+            }
+        }
+        rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/gone"))))
+        rig.send(.reading(generation: 1, .departed(rig.readerID)))
+        let first = rig.request(.startSession(ScanSessionOptions()))
+        #expect(detected(first.effects).isEmpty, "the object left: the session waits")
+        rig.request(.invalidate(session: 1, message: ""))
+        rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/badge"))))
+        let start = rig.request(.startSession(ScanSessionOptions()))
+        #expect(detected(start.effects) == ["https://example.com/badge"], "\(start.effects)")
+        #expect(start.effects.contains { if case .signal(_, _, "Invalidated", let values, _) = $0 { values.first == .string("first-read") } else { false } })
+        let later = rig.request(.startSession(ScanSessionOptions()))
+        #expect(detected(later.effects).isEmpty, "the badge was the earlier session's")
+    }
+
     /// A scan session's password reads objects only while it is active; an object that needs one
     /// sends the session looking again, its prompt saying why; the password is never shown.
     @Test func aScanSessionsPasswordReadsOnlyWhileItIsActive() throws {
@@ -381,6 +407,7 @@ import Testing
         let scanned = rig.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/poster"))))
         guard case .notify(let showID, _, _)? = scanned.first(where: { if case .notify = $0 { true } else { false } }) else { return }
         rig.send(.completed(showID, .shown(9)))
+        rig.send(.reading(generation: 1, .departed(rig.readerID)))  // (else the session would take it at once)
         _ = rig.request(.startSession(ScanSessionOptions()), from: ":1.30")
         let stop = rig.send(.stop)
         #expect(stop.contains { if case .signal(_, _, "Invalidated", let args, _) = $0 { args.first == .string("terminated") } else { false } })

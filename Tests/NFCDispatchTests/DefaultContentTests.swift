@@ -27,6 +27,21 @@ import Testing
         }
     }
 
+    /// Issue 23: a link holding a control character is reported with an error and offered to
+    /// nothing: not the browser, not an app for its scheme, not from a smart poster.
+    @Test func linksWithControlCharactersAreNeverOffered() throws {
+        for uri in ["https://example.com/a\nSet-Cookie: x", "https://example.com/\u{0}", "tel:+15550100\u{7}",
+                    "https://example.com/\u{1B}[2J", "mailto:a@example.com\u{7F}", "https://example.com/\r"] {
+            #expect(try choice(Records.uri(uri)) == nil, "\(uri.debugDescription)")
+            #expect(try choice(Records.absoluteURI(uri)) == nil, "\(uri.debugDescription)")
+            // In a smart poster the bad link makes the whole nested message undecodable.
+            #expect(((try? choice(try Records.poster(uri, title: "Concert"))) ?? nil) == nil, "\(uri.debugDescription)")
+        }
+        // After a bad one, a good link in the same message is still offered.
+        let content = try #require(try choice(Records.uri("https://example.com/\n"), Records.uri("https://example.com/poster")))
+        #expect(content.recordIndex == 1)
+    }
+
     @Test func webLinksStillGoToTheBrowser() throws {
         let content = try #require(try choice(Records.uri("https://example.com/poster")))
         guard case .webLink(let link) = content else { Issue.record("\(content)"); return }

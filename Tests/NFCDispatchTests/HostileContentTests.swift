@@ -90,10 +90,15 @@ import Testing
         var registry = HandlerRegistry()
         _ = try registry.register(HandlerRequest(appName: "Concerts", filters: [try .androidPackage("com.example.concerts")]),
                                   owner: ":1.1", handlerPath: "/a")
-        let object = try report(Records.app("com.example.concerts"), Records.uri("https://example.com/<img src=x>\u{1B}[2J\"'&"))
+        let object = try report(Records.app("com.example.concerts"), Records.uri("https://example.com/<img src=x>\"'&"))
         let content = NotificationComposer().notification(for: try #require(registry.offer(for: object)), report: object)
         NotificationComposerTests.checkSafe(content)
-        #expect(content.body == "The item links to https://example.com/&lt;img src=x&gt;\\u{1b}[2J&quot;&#39;&amp;.")
+        #expect(content.body == "The item links to https://example.com/&lt;img src=x&gt;&quot;&#39;&amp;.")
+        // Issue 23: a link with a control character in it is no link: the notification does not mention it.
+        let escaped = try report(Records.app("com.example.concerts"), Records.uri("https://example.com/\u{1B}[2J"))
+        let plain = NotificationComposer().notification(for: try #require(registry.offer(for: escaped)), report: escaped)
+        NotificationComposerTests.checkSafe(plain)
+        #expect(plain.body == nil)
     }
 
     /// The issue's dangerous links: schemes never opened for the person are never delivered to an

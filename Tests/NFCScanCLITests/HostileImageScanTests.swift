@@ -24,6 +24,10 @@ import TestSupport
         /// nil: a data failure (stdout empty, one sentence on stderr) with `status`.
         var stdout: String?
         var status: Int32
+        /// The sentence a data failure ends with.
+        var sentence: @Sendable (any ScanCopyCatalog) -> String = { $0.unreadableContent }
+        /// The backends the case holds for.
+        var backends: [Backend] = Backend.allCases
         var testDescription: String { name }
     }
 
@@ -73,6 +77,28 @@ import TestSupport
             let withCard = NDEFMessage(records: [records[0], NDEFRecord(tnf: .media, type: "text/vcard", payload: card), records[1]])
             return try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: withCard, capacity: Type2Product.ntag213.ccDataAreaSize))
         }, stdout: "Link: https://example.com/poster\n\(ScanCopy.catalog().unreadableRecord)\nText: Summer concert\n", status: 0),
+        // Issue 23: what the object holds does not change by scanning again: 65, never 74's "try again".
+        Case(name: "CC of a newer mapping version", image: {
+            try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: message(), capacity: 144), cc: [0xE1, 0x20, 0x12, 0x00])
+        }, stdout: nil, status: 65, sentence: { $0.newerForm }),
+        // Issue 23: pages behind a password (AUTH0 page 4, PROT: reads too) refused by a chip still
+        // in the field: through a PC/SC storage card (63 00, no GET_VERSION to tell a password
+        // from another refusal) 65, not "moved away too soon" (74). Through libnfc the chip names
+        // itself and the password is asked for (PasswordCommandTests).
+        Case(name: "the data area behind a password", image: {
+            var image = try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: message(), capacity: 144))
+            image[41 * 4 + 3] = 0x04
+            image[42 * 4] |= 0x80
+            return image
+        }, stdout: nil, status: 65, backends: [.pcsc]),
+        // Issue 23: lock bytes a Lock Control TLV announces, between it and the message (before:
+        // "reserved TLV tag 0xff", 65), and a TLV of a reserved tag (before: refused).
+        Case(name: "lock bytes between the TLVs", image: {
+            try ntag213(dataArea: [0x01, 0x03, 0x51, 0x10, 0x42, 0xFF, 0xFF] + TLVWalker.encode(.ndefMessage, value: try message().encoded())! + [0xFE])
+        }, stdout: "Link: https://example.com/poster\nText: Summer concert\n", status: 0),
+        Case(name: "a TLV of a reserved tag before the message", image: {
+            try ntag213(dataArea: [0x42, 0x02, 0x00, 0x00] + TLVWalker.encode(.ndefMessage, value: try message().encoded())! + [0xFE])
+        }, stdout: "Link: https://example.com/poster\nText: Summer concert\n", status: 0),
         Case(name: "a valid image (control)", image: {
             try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: message(), capacity: Type2Product.ntag213.ccDataAreaSize))
         }, stdout: "Link: https://example.com/poster\nText: Summer concert\n", status: 0),
@@ -104,6 +130,7 @@ import TestSupport
 
     @Test(arguments: Backend.allCases, cases)
     func nfcscanReadsTheImage(backend: Backend, test: Case) throws {
+        guard test.backends.contains(backend) else { return }
         let (r, log) = try Self.scan(try test.image(), backend: backend)
         let context = "\(backend) \(test.name): status \(r.status)\nstdout: \(r.stdout)\nstderr: \(r.stderr)\nnfcsim: \(log)"
         #expect(!r.timedOut, "\(context)")
@@ -119,7 +146,7 @@ import TestSupport
             #expect(r.stdout == "", "no partial message: \(context)")
             // The prompt, the progress line, then one sentence for a person.
             #expect(lines.count == 3, "\(context)")
-            #expect(lines.last == copy.unreadableContent, "\(context)")
+            #expect(lines.last == test.sentence(copy), "\(context)")
             for line in lines { #expect(CopyRules.problems(in: line).isEmpty, "\(line): \(CopyRules.problems(in: line))") }
         }
         print("nfcscan through \(backend), \(test.name): status \(r.status), stderr \(r.stderr.debugDescription)")

@@ -76,13 +76,17 @@ import TestSupport
         let object = try scanOne(type: "ntag215")
         #expect(object["uid"] as? String == Self.uid)
         #expect(object["platform"] as? String == "type2")
-        #expect((object["technology"] as? String)?.contains("MIFARE Ultralight") == true, "\(object)")
+        // The technology in the vocabulary libnfc's objects use (a storage card of ISO 14443 A part
+        // 3), and the ATR PC/SC built for it (standard 03, card name 00 03: Ultralight).
+        #expect(object["technology"] as? String == "iso14443a", "\(object)")
+        #expect((object["atr"] as? String)?.hasPrefix("3b8f8001804f0ca0000003060300030000") == true, "\(object)")
+        #expect(object["capacity"] as? Int == 492, "the largest message, as nfcscan info says")
     }
 
     @Test func aType4ObjectIsReadThroughPCSCD() throws {
         let object = try scanOne(type: "type4")
         #expect(object["platform"] as? String == "type4")
-        #expect((object["technology"] as? String)?.contains("ISO-DEP") == true, "\(object)")
+        #expect(object["technology"] as? String == "iso14443-4", "ISO-DEP, type A or B not said: \(object)")
     }
 
     /// Hotplug (issue 3): nfcscan starts with no pcscd at all (its socket's directory does not
@@ -128,6 +132,12 @@ import TestSupport
         #expect(r.status == 0, "\(r.stderr)\n\(pcscd.log)")
         #expect(r.stdout.split(separator: "\n").contains("pcsc\tready\tnfcsim 00 00"), "\(r.stdout)")
         print("nfcscan readers through pcscd:\n\(r.stdout)", terminator: "")
+        // --json (checked against readers.schema.json by the helper): the same, with codes.
+        let json = try Self.nfcscan(["readers", "--json"], socket: pcscd.socket)
+        #expect(json.status == 0)
+        let readers = try #require(try ScanCommandTests.json(Substring(json.stdout))["readers"] as? [[String: Any]])
+        #expect(readers.contains { $0["backend"] as? String == "pcsc" && $0["status"] as? String == "ready" && $0["name"] as? String == "nfcsim 00 00" },
+                "\(json.stdout)")
     }
 
     @Test func noPCSCDAndNoLibnfcDeviceExits69() throws {

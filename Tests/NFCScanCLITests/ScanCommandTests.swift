@@ -27,9 +27,9 @@ enum ScanCLI {
         return try run(arguments, environment: environment, timeout: timeout)
     }
 
-    /// Runs nfcscan with exactly this environment.
+    /// Runs nfcscan with exactly this environment; what it prints with --json follows its schema.
     static func run(_ arguments: [String], environment: [String: String], timeout: Double = 20) throws -> RunResult {
-        try BoundedProcess.run(binary, arguments, environment: environment, timeout: timeout)
+        try JSONSchemaCheck.checked(BoundedProcess.run(binary, arguments, environment: environment, timeout: timeout), arguments: arguments)
     }
 }
 
@@ -167,6 +167,17 @@ struct OneAfterAnother: PN532Target {
         #expect(r.stdout == "")
         #expect(r.stderr == "Hold the badge near the reader to learn more.\nNo badge came near the reader in time. Try again.\n")
         #expect(start.duration(to: .now) < .seconds(6))
+    }
+
+    /// With --json a failed scan ends as `nfcscan write --json` does: an ending on standard output
+    /// (Docs/schemas/ending.schema.json; ScanCLI checks it against scan.schema.json), not nothing.
+    @Test func aFailedScanWithJSONPrintsItsEnding() throws {
+        let r = try Self.withEmulator(PN532Emulator(target: nil)) {
+            try ScanCLI.run(["--json", "--timeout", "1"], connstring: $0)
+        }
+        #expect(r.status == 75)
+        let ending = try Self.json(try #require(r.stdout.split(separator: "\n").first))
+        #expect(ending["ending"] as? String == "timeout" && ending["error"] as? String == "no object arrived in time", "\(r.stdout)")
     }
 
     @Test func noReaderExits69WithAPersonSentence() throws {

@@ -64,6 +64,10 @@ import TestSupport
             let object = try #require(status["object"] as? [String: Any])
             #expect(object["technology"] as? String == "iso14443a" && object["sak"] as? String == "00")
             #expect(object["platform"] as? String == "type2" && object["backend"] as? String == "libnfc")
+            // A scan says the same capacity (it said the data area's 496).
+            let read = try ScanCLI.run(["--json", "--timeout", "10"], connstring: connstring)
+            let scanned = try ScanCommandTests.json(try #require(read.stdout.split(separator: "\n").first))
+            #expect((scanned["object"] as? [String: Any])?["capacity"] as? Int == 492, "\(read.stdout)")
 
             let erase = try ScanCLI.run(["erase", "--object", "badge", "--timeout", "10"], connstring: connstring)
             #expect(erase.status == 0, "\(erase.stderr)")
@@ -86,9 +90,14 @@ import TestSupport
             #expect(write.status == 82, "\(write.stderr)")
             #expect(write.stderr.contains("The label is blank and needs preparing first.\nRun again with --format to prepare the label.\n"),
                     "says how: \(write.stderr)")
+            // Issue 23: a blank object reads as holding nothing (before: exit 65).
             let scan = try ScanCLI.run(["--object", "label", "--timeout", "10"], connstring: connstring)
-            #expect(scan.status == 65)
-            #expect(scan.stderr.contains("The label is blank: nothing was ever saved on it."))
+            #expect(scan.status == 0, "\(scan.stderr)")
+            #expect(scan.stdout == "The label is blank: nothing was ever saved on it.\n")
+            let json = try ScanCLI.run(["--json", "--timeout", "10"], connstring: connstring)
+            #expect(json.status == 0, "\(json.stderr)")
+            #expect(json.stdout.hasPrefix(#"{"records":[],"object":{"uid":"#), "\(json.stdout)")
+            #expect(json.stdout.contains(#""platform":"type2","product":"NTAG213","capacity":0,"formatted":false,"#), "\(json.stdout)")
         }
     }
 

@@ -40,10 +40,11 @@ import Testing
 
     @Test func badMagicAndVersion() async throws {
         var tag = try VirtualType2Tag(product: .ntag215, message: poster)
+        // Issue 23: no NDEF magic number is a blank object, holding nothing, not a failed read.
         tag.write(hex("e2 10 3e 00"), atPage: 3)
-        await #expect(throws: TagReadError.capabilityContainer(.notNDEF(magic: 0xE2))) { try await read(tag) }
+        #expect(try await read(tag) == .blank(platform: .type2, product: "NTAG215", uid: nil, roundTrips: 2))
         tag.write(hex("00 00 00 00"), atPage: 3)    // a blank, unformatted chip
-        await #expect(throws: TagReadError.capabilityContainer(.notNDEF(magic: 0x00))) { try await read(tag) }
+        #expect(try await read(tag) == .blank(platform: .type2, product: "NTAG215", uid: nil, roundTrips: 2))
         tag.write(hex("e1 20 3e 00"), atPage: 3)
         await #expect(throws: TagReadError.capabilityContainer(.unsupportedVersion(major: 2, minor: 0))) { try await read(tag) }
     }
@@ -54,17 +55,20 @@ import Testing
         await #expect(throws: TagReadError.readAccessDenied) { try await read(tag) }
     }
 
-    @Test func reservedTLVTag() async throws {
-        let tag = try VirtualType2Tag(product: .ntag213, dataArea: hex("00 00 42 01 00"))
-        await #expect(throws: TagReadError.memory(.reservedTag(offset: 2, tag: 0x42))) { try await read(tag) }
+    @Test func reservedTLVTagIsSkipped() async throws {
+        // Issue 23: a TLV of a reserved tag is walked past by its length, not refused.
+        let tag = try VirtualType2Tag(product: .ntag213, dataArea: hex("00 00 42 01 00") + TLVWalker.encode(.ndefMessage, value: poster.encoded())! + [0xFE])
+        #expect(try await read(tag).message == poster)
+        let none = try VirtualType2Tag(product: .ntag213, dataArea: hex("00 00 42 01 00 fe"))
+        #expect(try await read(none).content == .empty)
+        let ff = try VirtualType2Tag(product: .ntag213, dataArea: hex("00 00 ff 01 00"))
+        await #expect(throws: TagReadError.memory(.reservedTag(offset: 2, tag: 0xFF))) { try await read(ff) }
     }
 
-    @Test func reservedAreaInsideTheMessage() async throws {
-        let ndef = poster.encoded()
-        // Memory Control reserving 4 bytes at byte 24: inside the NDEF TLV that starts at byte 21.
-        let area = hex("02 03 60 04 02") + [0x03, UInt8(ndef.count)] + ndef + [0xFE]
-        let tag = try VirtualType2Tag(product: .ntag213, dataArea: area)
-        await #expect(throws: TagReadError.reservedAreaInsideMessage(byteAddress: 24)) { try await read(tag) }
+    @Test func reservedAreaOverTheControlTLVItself() async throws {
+        // Memory Control reserving byte 18: inside its own TLV (bytes 16–20).
+        let tag = try VirtualType2Tag(product: .ntag213, dataArea: hex("02 03 42 04 02 03 00 fe"))
+        await #expect(throws: TagReadError.memory(.reservedAreaOverTLVs(byteAddress: 18))) { try await read(tag) }
     }
 
     @Test func messageBytesThatDoNotDecode() async throws {

@@ -14,7 +14,8 @@ import Testing
         /// NTAG's own Lock Control TLV: dynamic lock bytes past the data area.
         case lockControl
         case nulls
-        /// A Memory Control TLV reserving 8 bytes before the end of the data area.
+        /// A Memory Control TLV reserving 8 bytes near the end of the data area (NTAG215: 16
+        /// bytes of data follow them; NTAG213: they are its last 8).
         case reservedNearEnd
     }
 
@@ -97,11 +98,14 @@ import Testing
             let (product, prefix, old) = (layout.0!, layout.1!, layout.2!)    // element(of:) a non-empty list
             let capacity = product.ccDataAreaSize
             let prefixBytes = Self.prefixBytes(prefix, capacity: capacity)
-            let reservedEnd = prefix == .reservedNearEnd ? (capacity > 200 ? 472 : 136) : capacity
+            // The reserved bytes hold what no reader takes for data; the messages flow around them.
+            let reserved = prefix == .reservedNearEnd ? (capacity > 200 ? 472..<480 : 136..<144) : 0..<0
+            let dataBytes = capacity - reserved.count
             // A blank area after NULLs alone is all NULLs: the message goes at its start.
-            let free = reservedEnd - (old == .blank && prefix == .nulls ? 0 : prefixBytes.count)
-            let (area, oldMessage) = Self.oldArea(old, prefix: prefixBytes, capacity: capacity, free: free,
+            let free = dataBytes - (old == .blank && prefix == .nulls ? 0 : prefixBytes.count)
+            var (area, oldMessage) = Self.oldArea(old, prefix: prefixBytes, capacity: dataBytes, free: free,
                                                   fill: oldFill, seed: seed)
+            area.insert(contentsOf: [UInt8](repeating: 0xA5, count: reserved.count), at: reserved.lowerBound)
             var tag = try Self.tag(product, area: area)
             #expect(try await Self.read(tag) == oldMessage)
 
@@ -127,6 +131,7 @@ import Testing
             }
             #expect(try await Self.read(tag) == newMessage)
             #expect(Self.memory(of: tag).dropFirst(4) == plan.dataArea[...])
+            #expect(plan.dataArea[reserved].allSatisfy { $0 == 0xA5 }, "a reserved byte was written")
         }
     }
 
@@ -178,8 +183,8 @@ import Testing
         #expect(throws: WriteRefusal.memoryIncomplete(needed: 148, available: 52)) {
             try Type2WritePlan(memory: Array(Self.memory(of: tag).prefix(52)), userMemory: 144, message: [])
         }
-        tag.write([0x05, 0x00, 0x00, 0x00], atPage: 4)
-        #expect(throws: WriteRefusal.unreadableLayout(.reservedTag(offset: 0, tag: 0x05))) {
+        tag.write([0xFF, 0x00, 0x00, 0x00], atPage: 4)
+        #expect(throws: WriteRefusal.unreadableLayout(.reservedTag(offset: 0, tag: 0xFF))) {
             try Type2WritePlan(memory: Self.memory(of: tag), userMemory: 144, message: [])
         }
     }

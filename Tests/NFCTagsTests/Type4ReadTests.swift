@@ -111,7 +111,9 @@ import Testing
         var tag = try VirtualType4Tag(message: poster)
         tag.statusOverrides[0xA4] = .fileNotFound
         let transport = InProcessTransport(tag)
-        await #expect(throws: TagReadError.noNDEFApplication) { try await Type4Tag.readNDEF(over: transport) }
+        // Issue 23: no NDEF application reads as a blank object, holding nothing.
+        let reading = try await Type4Tag.readNDEF(over: transport)
+        #expect(!reading.formatted && reading.content == .empty && reading.roundTrips == 2)
         #expect(await transport.roundTrips == 2)
     }
 

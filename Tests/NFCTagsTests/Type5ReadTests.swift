@@ -13,7 +13,7 @@ import Testing
         #expect(reading.message == poster)
         #expect(reading.platform == .type5)
         #expect(reading.uid == Type5Product.icodeSLIX2.defaultUID)
-        #expect(reading.capacity == (80 * 4 - 4) / 8 * 8)
+        #expect(reading.capacity == (80 * 4 - 4) / 8 * 8 - 4)
         // System info, block 0 (CC), then one READ MULTIPLE of 48 bytes for the TLV.
         #expect(reading.roundTrips == 3)
         #expect(await link.commands.map { $0[1] } == [0x2B, 0x20, 0x23])
@@ -23,7 +23,7 @@ import Testing
         let link = InProcessTransport(try VirtualType5Tag(product: .icodeSLIX, message: poster))
         let reading = try await Type5Tag.readNDEF(over: link, systemInformation: false)
         #expect(reading.message == poster)
-        #expect(reading.capacity == (28 * 4 - 4) / 8 * 8)
+        #expect(reading.capacity == (28 * 4 - 4) / 8 * 8 - 2)
         // Block 0, then one block at a time as far as the TLV reaches (CC 4 bytes + TLV).
         let blocks = (4 + 2 + poster.encoded().count + 3) / 4
         #expect(await link.commands.allSatisfy { $0[1] == 0x20 })
@@ -42,12 +42,11 @@ import Testing
     }
 
     @Test func hostileImages() async throws {
-        // Not NDEF formatted.
+        // Not NDEF formatted (issue 23): a blank object, holding nothing.
         var blank = try VirtualType5Tag(product: .icodeSLIX, message: poster)
         blank.write([0, 0, 0, 0], at: 0)
-        await #expect(throws: TagReadError.capabilityContainer(.notNDEF(magic: 0))) {
-            try await Type5Tag.readNDEF(over: InProcessTransport(blank))
-        }
+        let reading = try await Type5Tag.readNDEF(over: InProcessTransport(blank))
+        #expect(!reading.formatted && reading.content == .empty && reading.capacity == 0)
         // A TLV longer than the chip.
         var huge = try VirtualType5Tag(product: .icodeSLIX, message: poster)
         huge.write([0x03, 0xFF, 0x01, 0x00], at: 4)

@@ -31,6 +31,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'Support'))
+import json_schema  # noqa: E402  (the one validator of nfcscan's --json, Docs/schemas)
+
+DECODE_SCHEMA = json_schema.validator('decode')
+
 EXIT_OK = 0
 
 
@@ -164,6 +169,9 @@ def check(entry, result, extra):
                       Marker('unparsable (%s): %r' % (e, out[:200]))))
         return diffs, err
     compare(entry['expected'], actual, '', diffs)
+    for problem in DECODE_SCHEMA.iter_errors(actual):
+        where = '/'.join(str(part) for part in problem.absolute_path)
+        diffs.append(('<schema> ' + where, Marker('follows decode.schema.json'), Marker(problem.message)))
     if extra and isinstance(actual, dict):
         extra_checks(actual.get('records'), entry['expected'].get('records'),
                      'records', diffs)

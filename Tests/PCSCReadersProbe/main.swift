@@ -56,7 +56,9 @@ do {
         while let event = try await events.next() {
             switch event {
             case .arrived(let object):
-                say("arrived uid=\(Hex.string(object.identifier)) platform=\(object.platform.map { "\($0)" } ?? "none") technology=\(object.technology)")
+                // A PC/SC card's technology is what its ATR says: the card, as the ATR names it, too.
+                let card = if case .pcscCard(_, let atr) = object.technology { " card=\(PCSCCardIdentity(atr: atr))" } else { "" }
+                say("arrived uid=\(Hex.string(object.identifier)) platform=\(object.platform.map { "\($0)" } ?? "none") technology=\(object.technology.name.rawValue)\(card)")
                 if command == "late-read" {
                     // Hold on to the object while it leaves the field, then read.
                     try await Task.sleep(for: .seconds(Double(arguments[1])!))

@@ -38,7 +38,8 @@ import TestSupport
         #expect(!result.timedOut)
         #expect(result.status == 0, "\(result.output)\n\(pcscd.log)")
         let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)")
-        #expect(arrived.contains("uid=\(Self.uid)") && arrived.contains("platform=type2") && arrived.contains("MIFARE Ultralight"), "\(arrived)")
+        #expect(arrived.contains("uid=\(Self.uid)") && arrived.contains("platform=type2") && arrived.contains("MIFARE Ultralight")
+                && arrived.contains("technology=iso14443a "), "\(arrived)")
         let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
         #expect(read.hasPrefix("ndef=\(Hex.string(message.encoded())) "), "exactly the message written")
         #expect(read.contains("uid=\(Self.uid)"))
@@ -54,7 +55,7 @@ import TestSupport
         let result = try PCSCRig.probe(["read", "10"], socket: pcscd.socket, timeout: 15)
         #expect(!result.timedOut)
         let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)\n\(pcscd.log)")
-        #expect(arrived.contains("platform=type4") && arrived.contains("ISO-DEP"), "\(arrived)")
+        #expect(arrived.contains("platform=type4") && arrived.contains("ISO-DEP") && arrived.contains("technology=iso14443-4 "), "\(arrived)")
         #expect(result.line(startingWith: "ndef=")?.hasPrefix("ndef=\(Hex.string(message.encoded())) ") == true, "\(result.output)")
         #expect(result.output.contains("removed uid="), "\(result.output)")
     }

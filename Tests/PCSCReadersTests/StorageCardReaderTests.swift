@@ -27,7 +27,8 @@ import TestSupport
     func mifareClassicIsReadWithLoadKeysAndGeneralAuthenticate(type: String, name: String) throws {
         let result = try read(type)
         let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)")
-        #expect(arrived.contains("platform=mifareClassic") && arrived.contains(name) && arrived.contains("uid=5c2a91e3"), "\(arrived)")
+        #expect(arrived.contains("platform=mifareClassic") && arrived.contains(name) && arrived.contains("uid=5c2a91e3")
+                && arrived.contains("technology=iso14443a "), "\(arrived)")
         let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
         #expect(read.hasPrefix("ndef=\(Hex.string(Self.message.encoded())) "), "\(read)")
         print("PC/SC \(name): \(read.split(separator: " ").dropFirst().joined(separator: " "))")
@@ -36,7 +37,7 @@ import TestSupport
     @Test func type5IsReadBlockByBlock() throws {
         let result = try read("icodeslix2")
         let arrived = try #require(result.line(startingWith: "arrived "), "\(result.output)")
-        #expect(arrived.contains("platform=type5") && arrived.contains("ISO 15693 part 3"), "\(arrived)")
+        #expect(arrived.contains("platform=type5") && arrived.contains("ISO 15693 part 3") && arrived.contains("technology=iso15693 "), "\(arrived)")
         let read = try #require(result.line(startingWith: "ndef="), "\(result.output)")
         #expect(read.hasPrefix("ndef=\(Hex.string(Self.message.encoded())) "), "\(read)")
         #expect(read.contains("uid=e004010866"), "\(read)")

@@ -101,6 +101,9 @@ bg_tester "nfcsim pn532 --type ntag215 --uri https://example.com/summer-concert 
 pids+=($!)
 if wait_for "the simulated reader" 10 test -e /tmp/reader; then
   out=$(su_tester "LIBNFC_DEVICE=pn532_uart:/tmp/reader LIBNFC_AUTO_SCAN=false nfcscan --json --timeout 10" 2>/tmp/nfcscan.err) || true
+  # Checked against Docs/schemas/scan.schema.json outside the root (package-test.sh: the clean
+  # system has no python3-jsonschema, and needs none).
+  printf '%s\n' "$out" >"$dir/scan.json"
   if grep -q '"uri":"https://example.com/summer-concert"' <<<"$out" && grep -q '"backend":"libnfc"' <<<"$out" && grep -q '"product":"NTAG215"' <<<"$out"; then
     pass "nfcsim pn532 + nfcscan --json through libnfc: NTAG215, https://example.com/summer-concert"
   else

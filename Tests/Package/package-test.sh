@@ -77,6 +77,14 @@ if [ "${1:-}" = --inside ]; then
   env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 TERM=xterm-256color \
     DEBIAN_FRONTEND=noninteractive NFCSCAN_VERSION="$NFCSCAN_VERSION" \
     chroot "$merged" /bin/bash /tmp/nfcscan-test/in-chroot.sh /tmp/nfcscan-test </dev/null || status=$?
+  # What the installed nfcscan --json printed follows its schema (the one validator of every test).
+  if [ -s "$merged/tmp/nfcscan-test/scan.json" ]; then
+    if /usr/bin/python3 Tests/Support/json_schema.py scan "$merged/tmp/nfcscan-test/scan.json"; then
+      say "  ok   the installed nfcscan's --json follows Docs/schemas/scan.schema.json"
+    else
+      status=1
+    fi
+  fi
   exit "$status"
 fi
 

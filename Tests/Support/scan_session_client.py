@@ -6,7 +6,7 @@ given, and appends one JSON line per event to --record FILE:
   {"event": "started", "path": ...}
   {"event": "properties", "changed": {...}}          (PropertiesChanged of its session)
   {"event": "reading"}                               (PropertiesChanged: State "reading" alone)
-  {"event": "detected", "uri": <first record's uri or text>, "backend": ...}
+  {"event": "detected", "uri": <first record's uri or text>, "backend": ..., "schema_problems": [...]}
   {"event": "invalidated", "reason": ..., "message": ...}
   {"event": "refused", "error": <D-Bus error name>, "message": ...}
 It exits 0 once its session is invalidated (or 1 when StartScanSession is refused).
@@ -27,7 +27,7 @@ import dbus
 from gi.repository import GLib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from session_client import SCANNER, SessionSignals, arguments, common_options, connect, plain, start  # noqa: E402
+from session_client import SCANNER, SessionSignals, arguments, common_options, connect, plain, schema_problems, start, tree  # noqa: E402
 
 SESSION = "org.nfcscan.ScanSession1"
 
@@ -56,7 +56,7 @@ def main():
             scan = args_[0]
             first = scan["records"][0] if scan["records"] else {}
             record(event="detected", uri=str(first.get("uri", first.get("text", ""))),
-                   backend=str(scan["object"]["backend"]))
+                   backend=str(scan["object"]["backend"]), schema_problems=schema_problems(tree(scan)))
             state["detected"] += 1
             if args.invalidate_after and state["detected"] == args.invalidate_after:
                 bus.get_object(SCANNER, path, introspect=False).Invalidate(args.invalidate_message, dbus_interface=SESSION)

@@ -56,6 +56,26 @@ def plain(value):
     return str(value)
 
 
+def tree(value):
+    """A D-Bus value with everything inside it as JSON writes it (a report's a{sv} and av)."""
+    if isinstance(value, dict):
+        return {str(key): tree(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [tree(item) for item in value]
+    return plain(value)
+
+
+def schema_problems(scan):
+    """What a report breaks of Docs/schemas/scan.schema.json (what nfcscan --json prints, and apps
+    receive in HandleScan and Detected): [] when it follows it; None when it cannot be checked here
+    (a sandboxed app that sees no checkout, or no python3-jsonschema)."""
+    try:
+        import json_schema  # the one validator of nfcscan's JSON, beside this file
+        return json_schema.problems("scan", json.dumps(scan))
+    except Exception:  # noqa: BLE001
+        return None
+
+
 def recorder(path):
     """record(**event): appends one JSON line to path."""
     def record(**event):

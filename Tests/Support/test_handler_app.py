@@ -35,6 +35,8 @@ import dbus.service
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
+from session_client import schema_problems  # noqa: E402  (beside this file)
+
 SCANNER_NAME = "org.nfcscan.Scanner1"
 SCANNER_PATH = "/org/nfcscan/Scanner1"
 SCANNER_IFACE = "org.nfcscan.Scanner1"
@@ -134,6 +136,8 @@ class Handler(dbus.service.Object):
             types = {}
             record = {"call": call, "registration": self.state["registration"], "reply": outcome,
                       "scan": to_json(scan, "", types), "types": types, "time": round(time.time(), 6)}
+            # HandleScan's document is nfcscan --json's plus the handler's registration.
+            record["schema_problems"] = schema_problems({k: v for k, v in record["scan"].items() if k != "registration"})
             with open(self.args.record, "a", encoding="utf-8") as f:
                 f.write(json.dumps(record, ensure_ascii=False) + "\n")
         if outcome == "crash":

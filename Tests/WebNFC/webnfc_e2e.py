@@ -29,6 +29,7 @@ parser.add_argument("--browser", choices=["chromium", "firefox"], default="chrom
 args = parser.parse_args()
 sys.path.insert(0, args.support)
 from browser import Browser, FirefoxBrowser, StaticServer  # noqa: E402
+import json_schema  # noqa: E402  (the one validator of nfcscan's --json, Docs/schemas)
 
 PAGES = os.path.dirname(os.path.abspath(__file__))
 NFCSCAN = os.path.join(args.build, "nfcscan")
@@ -128,6 +129,8 @@ def main():
         until(lambda: "scan-session" in paused_reasons(), 10)
         open_gate(3)
         out, err = reader.communicate(timeout=40)
+        problems = json_schema.problems("scan", out)
+        report(not problems, "nfcscan --json follows scan.schema.json %s" % "; ".join(problems)[:300])
         try:
             back = json.loads(out.splitlines()[0])["records"]
         except (IndexError, ValueError, KeyError):

@@ -50,7 +50,17 @@ public struct URIRecord: Hashable, Sendable {
             throw reader.error(.invalidValue(field: "identifier code", value: Int(prefixCode)), at: 0)
         }
         remainder = try reader.utf8(reader.remaining, "URI field")
+        // A link with a line break, an escape or NUL in it is no link (RFC 3986 has no place for
+        // them) and may smuggle a second line or a terminal sequence into whatever shows or opens it.
+        if let index = payload.dropFirst().firstIndex(where: Self.isControl) {
+            throw reader.error(.invalidValue(field: "URI field (a control character)", value: Int(payload[index])),
+                               at: index - payload.startIndex)
+        }
     }
+
+    /// U+0000–U+001F and U+007F: in UTF-8 each is the one byte of that value, never part of
+    /// another character's encoding.
+    static func isControl(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F }
 
     public var payload: [UInt8] {
         [prefixCode] + Array(remainder.utf8)

@@ -14,7 +14,8 @@ public struct TLVBlock: Hashable, Sendable {
         case proprietary
         /// 0xFE: the end of the data area's TLVs.
         case terminator
-        /// Any other tag value, reserved by the specifications.
+        /// Any other tag value, reserved by the specifications: 0x04–0xFC are TLVs a reader skips
+        /// by their length; 0xFF is no TLV at all (it cannot start one: it is the 3-byte length's mark).
         case reserved(UInt8)
 
         public init(rawValue: UInt8) {
@@ -58,8 +59,25 @@ public enum TLVError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidLength(offset: Int, value: Int)
     /// A Lock or Memory Control TLV whose length is not 3.
     case invalidControlLength(offset: Int, length: Int)
-    /// A tag value the specification reserves.
+    /// Tag 0xFF, which no version of the specifications gives a TLV (0x04–0xFC are skipped).
     case reservedTag(offset: Int, tag: UInt8)
+    /// A Lock or Memory Control TLV takes out of the data area bytes at `byteAddress` that the
+    /// walk already read as TLVs (its own, or those before it).
+    case reservedAreaOverTLVs(byteAddress: Int)
+    /// More Lock and Memory Control areas than any chip has: the walk gives up rather than walk
+    /// again for each.
+    case tooManyReservedAreas(Int)
+
+    /// Where in the walked memory the TLV that stopped the walk starts (nil: not a TLV's fault).
+    public var offset: Int? {
+        switch self {
+        case .truncated(let offset, _), .invalidLength(let offset, _), .invalidControlLength(let offset, _),
+             .reservedTag(let offset, _):
+            offset
+        case .reservedAreaOverTLVs, .tooManyReservedAreas:
+            nil
+        }
+    }
 
     public var description: String {
         switch self {
@@ -71,6 +89,10 @@ public enum TLVError: Error, Hashable, Sendable, CustomStringConvertible {
             "control TLV of length \(length) (must be 3) at byte \(offset)"
         case .reservedTag(let offset, let tag):
             "reserved TLV tag \(Hex.code(tag)) at byte \(offset)"
+        case .reservedAreaOverTLVs(let address):
+            "a control TLV reserves byte \(address), which holds the TLVs before it"
+        case .tooManyReservedAreas(let count):
+            "\(count) reserved areas announced (at most \(TLVDataArea.maximumReservedAreas))"
         }
     }
 }
@@ -78,7 +100,9 @@ public enum TLVError: Error, Hashable, Sendable, CustomStringConvertible {
 /// Walks TLV blocks in a tag's data area.
 public enum TLVWalker {
     /// The TLVs a reader needs: up to and including the first NDEF Message TLV or the Terminator,
-    /// whichever comes first (or to the end of `memory` when there is neither).
+    /// whichever comes first (or to the end of `memory` when there is neither). A TLV with a
+    /// reserved tag (0x04–0xFC) is kept as a block and walked past by its length, as the
+    /// specifications ask of a reader, so a later version's TLVs do not hide the message.
     ///
     /// A reader that reads incrementally calls this on what it has; ``TLVError/truncated(offset:needed:)``
     /// says how much more to read. Scanning stops once the message is read, as the Type 2 read
@@ -98,9 +122,9 @@ public enum TLVWalker {
             case .terminator:
                 blocks.append(TLVBlock(tag: tag, offset: offset, valueRange: index..<index))
                 return blocks
-            case .reserved(let raw):
+            case .reserved(let raw) where raw == 0xFF:
                 throw .reservedTag(offset: offset, tag: raw)
-            case .lockControl, .memoryControl, .ndefMessage, .proprietary:
+            case .lockControl, .memoryControl, .ndefMessage, .proprietary, .reserved:
                 break
             }
             guard index < memory.count else { throw .truncated(offset: offset, needed: index + 1) }

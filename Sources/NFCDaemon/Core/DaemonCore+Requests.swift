@@ -192,6 +192,13 @@ extension DaemonCore {
             sessionChanged(session.id, ["State": .string("active")])
         }
         showSheet(id, .looking)
+        // An object already near a reader was read when it arrived and is not reported again:
+        // it is this scan session's (a write takes the next object to arrive).
+        if session.write == nil, let object = near.last, let active = sessions.active, active.id == id {
+            log(.info, "scan session \(id) takes the object already near a reader")
+            near.removeLast()
+            detected(object.report, by: active)
+        }
     }
 
     mutating func fired(_ timer: TimerID) {

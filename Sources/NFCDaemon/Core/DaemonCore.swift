@@ -77,6 +77,11 @@ struct DaemonCore: Sendable {
     var sessions = ScanSessionQueue()
     /// The active session whose object is being read now (its State is "reading").
     var sessionReading: Int?
+    /// Objects read in the background and still near their reader, the latest last: a reader
+    /// reports an object once per arrival, so a scan session that becomes active while one lies
+    /// there is handed it at once (as a direct scan opening the reader would read it). An object
+    /// a session had stays that session's: a later one reads it only after RestartPolling.
+    var near: [(reader: ReaderID, report: ReportValue)] = []
     var inhibitors: [Int: InhibitorEntry] = [:]
     var nextInhibitor = 1
     var board: ConditionBoard
@@ -329,6 +334,7 @@ extension DaemonCore {
         for number in readers.keys.sorted() { effects.append(.unpublish(path: Self.readerPath(number))) }
         readers = [:]
         held = []
+        near = []
     }
 
     private mutating func handle(_ event: ReadingEvent) {
@@ -347,6 +353,7 @@ extension DaemonCore {
         case .readerRemoved(let id, let problem):
             guard let number = readers.first(where: { $0.value.id == id })?.key, let reader = readers.removeValue(forKey: number) else { return }
             held.remove(id)
+            near.removeAll { $0.reader == id }
             log(.notice, "reader \(reader.name) is gone\(problem.map { ": \($0)" } ?? "")")
             effects.append(.unpublish(path: Self.readerPath(number)))
         case .heldElsewhere(let id, let isHeld):
@@ -358,6 +365,10 @@ extension DaemonCore {
             sessionReading = session.id
             sessionChanged(session.id, ["State": .string("reading")])
             showSheet(session.id, .reading)
+        case .departed(let id):
+            guard near.contains(where: { $0.reader == id }) else { return }
+            near.removeAll { $0.reader == id }
+            log(.info, "the object read on \(readers.values.first { $0.id == id }?.name ?? "a reader") left it")
         case .failed(let failure):
             log(.warning, "an object could not be read: \(failure)")
             // The session looks again: its app shows its prompt again.
@@ -408,6 +419,10 @@ extension DaemonCore {
             }
             effects.append(.observe(.detected(reader: object.readerName, uid: Hex.string(object.identifier), report: report,
                                               session: sessions.active?.id)))
+            if sessions.active == nil, let reader = readers.values.first(where: { $0.name == object.readerName && $0.backend == object.backend }) {
+                near.removeAll { $0.reader == reader.id }
+                near.append((reader.id, report))
+            }
             if let session = sessions.active {
                 // An object read while a write session waits (it arrived before the write was
                 // armed) is neither the session's nor offered: the sheet is showing.

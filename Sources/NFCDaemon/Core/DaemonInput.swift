@@ -80,6 +80,8 @@ enum ReadingEvent: Sendable {
     /// The object could not be read without its password (`wrong`: it refused the active scan
     /// session's).
     case needsPassword(wrong: Bool)
+    /// The object on this reader left it.
+    case departed(ReaderID)
     /// An object arrived while write session `session` was armed: background reading waits for
     /// ``DaemonEffect/confirmWrite(session:go:)`` before writing it (not reading it).
     case writing(session: Int)

@@ -21,7 +21,8 @@ enum BackgroundReading {
         let session = ScanSession(readers: opened, directory: directory, wanted: wanted,
                                   added: { events(.readerAdded(ObjectIdentifier($0), name: $0.name, backend: $0.backend)) },
                                   removed: { events(.readerRemoved(ObjectIdentifier($0), problem: $1.map { "\($0)" })) },
-                                  heldElsewhere: { events(.heldElsewhere(ObjectIdentifier($0), $1)) })
+                                  heldElsewhere: { events(.heldElsewhere(ObjectIdentifier($0), $1)) },
+                                  departed: { events(.departed(ObjectIdentifier($0))) })
         for reader in opened { events(.readerAdded(ObjectIdentifier(reader), name: reader.name, backend: reader.backend)) }
         events(.opened)
         async let following: Void = session.run()

@@ -40,7 +40,7 @@ scenario_broker() {
     test "$(get_property Broker)" = 'a{sv} 4 "station" s "counter-2" "connected" b true "pending" u 0 "dropped" t 0'
   check "nfcscan status says where scans go" bash -c '"$1" status | grep -qx "Scans are sent to the message server as counter-2."' _ "$BUILD/nfcscan"
   check "nfcscan status --json: broker connected, nothing pending" \
-    test "$("$BUILD/nfcscan" status --json | "$PY" -c 'import json,sys; b=json.load(sys.stdin)["broker"]; print(b["station"], b["connected"], b["pending"], b["dropped"], "last_error" in b)')" = "counter-2 True 0 0 False"
+    test "$(status_json | "$PY" -c 'import json,sys; b=json.load(sys.stdin)["broker"]; print(b["station"], b["connected"], b["pending"], b["dropped"], "last_error" in b)')" = "counter-2 True 0 0 False"
   kill -TERM "$DAEMON_PID"
   wait "$DAEMON_PID" || true
   wait_for "availability offline after a stop" 10 eval '[ "$(grep "^nfcscan/counter-2/availability " "$DIR/mqtt.log" | tail -n 1)" = "nfcscan/counter-2/availability offline" ]' || true

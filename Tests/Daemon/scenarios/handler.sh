@@ -29,6 +29,7 @@ scenario_handler() {
   wait_for "the delivery done" 10 grep -q "sent an object to Posters" "$DIR/nfcscand.log" || true
   object_gone_for 0.5   # the object stayed, then left: no second notification, no second delivery
   check "the app received the object exactly once" test "$(lines "$DIR/app-Posters.jsonl")" = 1
+  check "HandleScan's object follows scan.schema.json (as nfcscan --json)" test "$(json "$DIR/app-Posters.jsonl" 'd["schema_problems"]')" = "[]"
   local rec=$DIR/app-Posters.jsonl
   check "it is the decoded message: the link" test "$(json "$rec" 'd["scan"]["records"][0]["uri"]')" = "https://example.com/poster/summer"
   check "and the text" test "$(json "$rec" 'd["scan"]["records"][1]["text"]')" = "Summer concert"

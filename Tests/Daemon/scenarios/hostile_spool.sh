@@ -32,7 +32,7 @@ scenario_hostile_spool() {
   local seqs; seqs=$(sed -n 's|^nfcscan/door/scan ||p' "$DIR/mqtt.log" | "$PY" -c 'import json,sys; print(" ".join(str(json.loads(l)["seq"]) for l in sys.stdin))')
   check "the broker saw seq 1 and 4: a gap where the two lost events were, no seq reused ($seqs)" test "$seqs" = "1 4"
   check "nfcscan status --json: 2 dropped" \
-    test "$("$BUILD/nfcscan" status --json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["broker"]["dropped"])')" = 2
+    test "$(status_json | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["broker"]["dropped"])')" = 2
   check "nfcscand still runs" kill -0 "$DAEMON_PID"
   finish
 }

@@ -15,7 +15,7 @@ scenario_inhibit() {
   check "PausedReasons: reader-in-use" test "$(get_property PausedReasons)" = 'as 1 "reader-in-use"'
   check "nfcscan status says so in plain words" test "$("$BUILD/nfcscan" status | head -n1)" = "Background scanning is paused while the reader is in use."
   check "nfcscan status --json gives the code" \
-    test "$("$BUILD/nfcscan" status --json | cut -d'{' -f1-2)" = '{"running":true,"background_reading":false,"paused_reasons":["reader-in-use"],"conditions":'
+    test "$(status_json | cut -d'{' -f1-2)" = '{"running":true,"background_reading":false,"paused_reasons":["reader-in-use"],"conditions":'
   check "nfcscan status in Chinese" test "$(LANG=zh_CN.UTF-8 "$BUILD/nfcscan" status | head -n1)" = "读卡器正在使用中，后台扫描已暂停。"
   check "PropertiesChanged carried reader-in-use" signalled reader-in-use
   check "BackgroundReading false" test "$(get_property BackgroundReading)" = "b false"

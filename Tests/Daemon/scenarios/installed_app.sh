@@ -27,6 +27,7 @@ SERVICE
   sim --uri https://example.com/poster/summer --after 8 --for 4
   daemon
   "$BUILD/nfcscan" apps --json >"$DIR/apps-before.json"
+  check "nfcscan apps --json follows its schema" valid_json apps "$DIR/apps-before.json"
   check "nfcscan apps: no installed app yet" test "$(json "$DIR/apps-before.json" 'len(d["apps"])')" = 0
   check "the four hostile or mistaken entries are refused" test "$(json "$DIR/apps-before.json" 'len(d["refused"])')" = 4
   check "a field code in quotes: refused with its file and line" \

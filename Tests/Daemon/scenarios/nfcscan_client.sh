@@ -9,8 +9,10 @@ scenario_nfcscan_client() {
   app Posters --filter uri-scheme=https,uri-host=example.com
   local status=0
   "$BUILD/nfcscan" --object poster --json --timeout 20 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
+  check "--json follows scan.schema.json" valid_json scan "$DIR/nfcscan.out"
   check "nfcscan exits 0" test "$status" = 0
-  check "it asked for the poster" grep -q "Hold the poster near the reader to learn more." "$DIR/nfcscan.err"
+  check "it asked for the poster, once (a plain line: standard error is a file)" \
+    test "$(grep -c "Hold the poster near the reader to learn more." "$DIR/nfcscan.err")" = 1
   check "and said it was reading the poster (State reading)" grep -q "Reading the poster. Keep it still." "$DIR/nfcscan.err"
   check "--json: the records and the object's identity" \
     test "$(json "$DIR/nfcscan.out" 'd["records"][0]["uri"] + " " + d["records"][1]["text"] + " " + d["object"]["backend"]')" = "https://example.com/poster Summer concert libnfc"

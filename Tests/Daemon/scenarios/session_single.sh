@@ -14,6 +14,8 @@ scenario_session_single() {
   wait_for "the session's end" 15 grep -q invalidated "$DIR/session-one.jsonl" || true
   check "detected, then invalidated (first-read)" test "$(events "$DIR/session-one.jsonl")" = "started properties reading detected invalidated"
   check "the session got the object" test "$(json "$DIR/session-one.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-one.jsonl") if "detected" in l][0]["uri"]')" = "https://example.com/poster"
+  check "Detected's object follows scan.schema.json (as nfcscan --json)" \
+    test "$(json "$DIR/session-one.jsonl" '[__import__("json").loads(l) for l in open("'"$DIR"'/session-one.jsonl") if "detected" in l][0]["schema_problems"]')" = "[]"
   check "reason first-read" test "$(json "$DIR/session-one.jsonl" 'd["reason"]')" = first-read
   wait_for "the resume" 5 eval 'test "$(get_property PausedReasons)" = "as 0"' || true
   object_gone_for 0.5   # the object has come and gone: no background offer of it can come later

@@ -30,6 +30,7 @@ scenario_write_session() {
   kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true
   local status=0
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false "$BUILD/nfcscan" --json --timeout 10 >"$DIR/read-back.json" 2>"$DIR/read-back.err" || status=$?
+  check "its --json follows scan.schema.json" valid_json scan "$DIR/read-back.json"
   check "nfcscan reads the new link back" test "$status $(json "$DIR/read-back.json" 'd["records"][0]["uri"]')" = "0 https://example.com/new"
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 nfc-mfultralight r "$DIR/dump.bin" >"$DIR/mfultralight.log" 2>&1 </dev/null || true
   check "so does libnfc's nfc-mfultralight (the dump holds it)" grep -aq "example.com/new" "$DIR/dump.bin"

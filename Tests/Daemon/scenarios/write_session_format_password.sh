@@ -57,6 +57,8 @@ write_format_password_round() { # NAME IMAGE CLIENT-ARGS...
 }
 
 read_back_uri() {
-  LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false "$BUILD/nfcscan" --json --timeout 10 2>"$DIR/read-back.err" |
-    "$PY" -c 'import json, sys; print(json.load(sys.stdin)["records"][0]["uri"])' 2>>"$DIR/read-back.err"
+  LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false "$BUILD/nfcscan" --json --timeout 10 >"$DIR/read-back.json" 2>"$DIR/read-back.err"
+  # (nothing, so the caller's check fails, when it does not follow scan.schema.json)
+  valid_json scan "$DIR/read-back.json" 2>>"$DIR/read-back.err" || return 1
+  "$PY" -c 'import json, sys; print(json.load(sys.stdin)["records"][0]["uri"])' <"$DIR/read-back.json" 2>>"$DIR/read-back.err"
 }

@@ -15,9 +15,11 @@ scenario_write_session_lock() {
   kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true
   local status=0
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false "$BUILD/nfcscan" info --json --timeout 10 >"$DIR/info.json" 2>"$DIR/info.err" || status=$?
+  check "its --json follows info.schema.json" valid_json info "$DIR/info.json"
   check "nfcscan info: read-only" test "$status $(json "$DIR/info.json" 'd["access"]')" = "0 read-only"
   status=0
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false "$BUILD/nfcscan" --json --timeout 10 >"$DIR/read-back.json" 2>"$DIR/read-back.err" || status=$?
+  check "its --json follows scan.schema.json" valid_json scan "$DIR/read-back.json"
   check "the locked object still reads the new link" test "$status $(json "$DIR/read-back.json" 'd["records"][0]["uri"]')" = "0 https://example.com/final"
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false LIBNFC_LOG_LEVEL=0 nfc-mfultralight r "$DIR/dump.bin" >"$DIR/mfultralight.log" 2>&1 </dev/null || true
   check "nfc-mfultralight: CC write access 0x0F (page 3, byte 3)" test "$(od -An -tx1 -j15 -N1 "$DIR/dump.bin" | tr -d ' ')" = 0f

@@ -16,6 +16,7 @@ scenario_write_session_pcsc() {
   local status=0
   LIBNFC_DEVICE= LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$BUILD/nfcscan" --json --timeout 10 \
     >"$DIR/read-back.json" 2>"$DIR/read-back.err" || status=$?
+  check "its --json follows scan.schema.json" valid_json scan "$DIR/read-back.json"
   check "nfcscan reads the new link back through pcscd" test "$status $(json "$DIR/read-back.json" 'd["records"][0]["uri"]')" = "0 https://example.com/new"
   finish
 }

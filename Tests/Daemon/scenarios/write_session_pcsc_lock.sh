@@ -19,10 +19,12 @@ scenario_write_session_pcsc_lock() {
   local status=0
   LIBNFC_DEVICE='' LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$BUILD/nfcscan" --json --timeout 10 \
     >"$DIR/read-back.json" 2>"$DIR/read-back.err" || status=$?
+  check "its --json follows scan.schema.json" valid_json scan "$DIR/read-back.json"
   check "the poster still holds the old link" test "$status $(json "$DIR/read-back.json" 'd["records"][0]["uri"]')" = "0 https://example.com/old"
   status=0
   LIBNFC_DEVICE='' LIBNFC_AUTO_SCAN=false PCSCLITE_CSOCK_NAME="$PCSC_SOCKET" "$BUILD/nfcscan" info --json --timeout 10 \
     >"$DIR/info.json" 2>"$DIR/info.err" || status=$?
+  check "its --json follows info.schema.json" valid_json info "$DIR/info.json"
   check "nfcscan info: still read-write" test "$status $(json "$DIR/info.json" 'd["access"]')" = "0 read-write"
   finish
 }

@@ -35,6 +35,7 @@ scenario_write_session_refused() {
   kill "$DAEMON_PID"; wait "$DAEMON_PID" 2>/dev/null || true
   local status=0
   LIBNFC_DEVICE="pn532_uart:$DIR/pn532" LIBNFC_AUTO_SCAN=false "$BUILD/nfcscan" --json --timeout 10 >"$DIR/read-back.json" 2>"$DIR/read-back.err" || status=$?
+  check "its --json follows scan.schema.json" valid_json scan "$DIR/read-back.json"
   check "the object still holds its old link" test "$status $(json "$DIR/read-back.json" 'd["records"][0]["uri"]')" = "0 https://example.com/old"
   finish
 }

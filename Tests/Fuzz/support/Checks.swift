@@ -215,7 +215,8 @@ private func expectedKinds(_ record: NDEFRecord, in context: RecordContext) -> S
         default: return ["media"]
         }
     case .absoluteURI:
-        return ["absolute-uri"]
+        // A type holding a control character is no link: it decodes with an error (issue 23).
+        return type.contains(where: { $0 < 0x20 || $0 == 0x7F }) ? ["error"] : ["absolute-uri"]
     case .external:
         let lower = type.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         if lower.elementsEqual("android.com:pkg".utf8) { return ["android-app"] }

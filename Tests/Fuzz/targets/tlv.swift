@@ -1,11 +1,13 @@
 // Fuzz target `tlv`: tag memory (the data area of a Type 1, 2 or 5 tag). Walks the TLVs up to the
 // first message, decodes every Lock/Memory Control value, and decodes the NDEF message of the first
-// NDEF Message TLV.
+// NDEF Message TLV; walks the memory as a Type 1/2 data area around the areas its control TLVs
+// reserve (TLVDataArea), whole and read in part.
 import NDEF
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let memory = fuzzInput(data, size)
+    checkDataArea(memory)
     let blocks: [TLVBlock]
     do {
         blocks = try TLVWalker.blocks(in: memory)
@@ -73,4 +75,37 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Control values that are not 3 bytes long never decode.
     if memory.count != 3, (try? MemoryControl(value: memory)) != nil { violated("MemoryControl accepts \(memory.count) bytes", memory) }
     return 0
+}
+
+/// The memory as a data area from byte 0 (as much of it read as its last byte says), and once
+/// more with bytes 4–7 fixed as reserved: addresses stay in bounds, outside every reserved area
+/// and ascending; the data and TLVs stay within what was read; what to do next is consistent.
+func checkDataArea(_ memory: [UInt8]) {
+    let readCount = memory.isEmpty ? 0 : min(memory.count, Int(memory[memory.count - 1]) * 4)
+    for fixed in [[], [4..<8]] as [[Range<Int>]] {
+        for read in [memory, Array(memory.prefix(readCount))] {
+            let area: TLVDataArea
+            do { area = try TLVDataArea(memory: read, bounds: 0..<memory.count, fixed: fixed) } catch {
+                _ = error.description
+                continue
+            }
+            if zip(area.addresses, area.addresses.dropFirst()).contains(where: { $0 >= $1 }) { violated("addresses not ascending", memory) }
+            if area.addresses.contains(where: { address in address < 0 || address >= memory.count || area.reserved.contains { $0.contains(address) } }) {
+                violated("an address outside the bounds or inside a reserved area", memory)
+            }
+            if area.data.count > min(area.addresses.count, read.count) { violated("more data than was read", memory) }
+            if area.data != area.addresses.prefix(area.data.count).map({ read[$0] }) { violated("data is not the bytes at the addresses", memory) }
+            for block in area.blocks where block.valueRange.upperBound > area.data.count { violated("a TLV past the data", memory) }
+            switch area.next {
+            case .done(let message):
+                if message.count > area.data.count { violated("a message longer than the data", memory) }
+            case .read(let addresses):
+                if addresses.isEmpty || !addresses.allSatisfy({ area.addresses.contains($0) }) { violated("reads \(addresses)", memory) }
+            case .readOn(let address):
+                if area.addresses[area.data.count] != address { violated("reads on from \(address)", memory) }
+            case .pastEnd(let needed, let capacity):
+                if needed <= capacity || capacity != area.capacity { violated("past the end: \(needed) of \(capacity)", memory) }
+            }
+        }
+    }
 }
