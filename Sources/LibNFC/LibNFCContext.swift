@@ -57,7 +57,9 @@ public final class LibNFCContext: Sendable {
 
     /// The connstrings of the devices libnfc knows: user-defined ones first (from the
     /// configuration and `LIBNFC_DEVICE`, listed without being opened unless marked optional),
-    /// then what autoscan found.
+    /// then what autoscan found. An empty one is no device: libnfc lists `LIBNFC_DEVICE=` (set
+    /// to nothing) as the only user-defined device, which no `nfc_open` can open; without it
+    /// the list is what autoscan found, as ``LibNFCConfiguration`` reads that setting.
     public func listDevices(limit: Int = 16) async -> [String] {
         await withCheckedContinuation { continuation in
             queue.async {
@@ -68,7 +70,7 @@ public final class LibNFCContext: Sendable {
                 let found = nfc_list_devices(self.pointer.value, buffer.bindMemory(to: nfc_connstring.self, capacity: limit), limit)
                 let list = (0..<min(found, limit)).map { i in
                     String(cString: (buffer + i * size).assumingMemoryBound(to: CChar.self))
-                }
+                }.filter { !$0.isEmpty }
                 continuation.resume(returning: list)
             }
         }

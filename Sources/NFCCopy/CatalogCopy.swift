@@ -47,6 +47,7 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var passwordRequired: String { say(.passwordRequired) }
     public var wrongPassword: String { say(.wrongPassword) }
     public var passwordHint: String { say(.passwordHint) }
+    public var passwordReaderHint: String { say(.passwordReaderHint) }
 
     public func link(_ value: String) -> String { say(.link, ["link": value]) }
     public func incompleteLink(_ value: String) -> String { say(.incompleteLink, ["link": value]) }
@@ -93,6 +94,7 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
         case .item: say(.notificationHoldsItem, ["value": value])
         }
     }
+    public func notificationHoldsIncompleteLink(_ link: String) -> String { say(.notificationHoldsIncompleteLink, ["link": link]) }
     public var actionOpen: String { say(.actionOpen) }
     public var actionOpenInBrowser: String { say(.actionOpenInBrowser) }
     public func notificationDefault(_ offer: DefaultAppOffer) -> String {

@@ -1,7 +1,7 @@
 import NDEF
 import NDEFReport
 
-/// What an object holds, described for a person: one line per thing ("Link: example.com/poster",
+/// What an object holds, described for a person: one line per thing ("Link: https://example.com/poster",
 /// "Wi-Fi network: Café"), in the catalog's words. Every value read from the object goes through
 /// ``DisplayText/sanitized(_:maxCharacters:)``: control characters, terminal escape sequences and
 /// bidirectional overrides are shown as visible escapes, never passed to the terminal. Nothing is
@@ -26,9 +26,11 @@ public enum ContentDescription {
     /// One item in the catalog's words, its value made safe to show.
     static func line(for item: ContentItem, copy: any ScanCopyCatalog, hyperlinks: Bool = false) -> String {
         switch item {
-        case .link(let uri) where URIScheme.of(uri) == nil: copy.incompleteLink(show(uri))
         case .link(let uri):
-            hyperlinks ? copy.link(hyperlink(uri, showing: show(linkDisplayForm(uri)))) : copy.link(show(linkDisplayForm(uri)))
+            switch LinkText(uri) {
+            case .incomplete(let shown): copy.incompleteLink(show(shown))
+            case .whole(let shown): copy.link(hyperlinks ? hyperlink(uri, showing: show(shown)) : show(shown))
+            }
         case .phoneNumber(let number): copy.phoneNumber(show(number))
         case .emailAddress(let address): copy.emailAddress(show(address))
         case .text(let text): copy.text(show(text))
@@ -42,36 +44,6 @@ public enum ContentDescription {
         case .other: copy.otherContent
         case .unreadable: copy.unreadableRecord
         }
-    }
-
-    /// A link as a person reads it in full: with its scheme (`https://` and `http://`, or none at
-    /// all, are what tell a working link, an unprotected one and a broken one apart), without the
-    /// user information that would name the wrong site ("https://bank.example@evil.example"
-    /// reads as bank.example): the host it goes to comes first. Not yet display-safe.
-    public static func linkDisplayForm(_ uri: String) -> String {
-        guard let scheme = URIScheme.of(uri), uri[scheme.endIndex...].hasPrefix("://") else { return uri }
-        let authority = uri.index(scheme.endIndex, offsetBy: 3)
-        let authorityEnd = uri[authority...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? uri.endIndex
-        guard let at = uri[authority..<authorityEnd].lastIndex(of: "@") else { return uri }
-        return String(uri[..<authority] + uri[uri.index(after: at)...])
-    }
-
-    /// A link as a notification names it, short: a web link without `https://`/`http://`, user information and
-    /// `www.`, and without the `/` of a bare site ("example.com"); any other URI unchanged. Not yet display-safe: the
-    /// caller sanitizes it (and shortens it to fit where it is shown).
-    public static func webLinkDisplayForm(_ uri: String) -> String {
-        let lower = uri.lowercased()
-        var shown = Substring(uri)
-        for prefix in ["https://", "http://"] where lower.hasPrefix(prefix) {
-            shown = shown.dropFirst(prefix.count)
-            // User information first would name the wrong site ("bank.example@evil.example"
-            // reads as bank.example): the real host comes first, the rest is not shown.
-            let authorityEnd = shown.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? shown.endIndex
-            if let at = shown[..<authorityEnd].lastIndex(of: "@") { shown = shown[shown.index(after: at)...] }
-            if shown.lowercased().hasPrefix("www.") { shown = shown.dropFirst(4) }
-            if shown.hasSuffix("/"), shown.dropLast().firstIndex(of: "/") == nil { shown = shown.dropLast() }
-        }
-        return String(shown)
     }
 
     private static func show(_ text: String) -> String { DisplayText.sanitized(text) }

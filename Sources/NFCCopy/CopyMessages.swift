@@ -45,6 +45,8 @@ extension CopyMessage {
         note: "nfcscan, after \"No reader was found.\": where connecting a reader is explained; the command and the section's name stay as they are.")
     static let passwordHint = CopyMessage(.sentence, "passwordHint", "Run again with --password and its password.",
         note: "Added after \"protected by a password\" or \"didn't accept the password\"; --password is the command's option and stays as it is.")
+    static let passwordReaderHint = CopyMessage(.sentence, "passwordReaderHint", "This reader can't send a password. Use another reader.",
+        note: "Added after \"protected by a password\" when the reader in use cannot pass a password to the object at all (--password would not help).")
 
     // What an object holds: a label, then the value as read.
     static let link = CopyMessage(.label, "link", "Link: {link}")
@@ -70,7 +72,7 @@ extension CopyMessage {
     static let notificationSender = CopyMessage(.label, "notificationSender", "Nearby Items",
         note: "The name the background service's notifications come from.")
     static let notificationOpenLink = CopyMessage(.sentence, "notificationOpenLink", "Open {link}?",
-        note: "Offers to open a web link in the browser; {link} is a site and path (example.com/poster).")
+        note: "Offers to open a web link in the browser; {link} is the link as written, https:// included (https://example.com/poster).")
     static let notificationOpenLinkContent = CopyMessage(.sentence, "notificationOpen.link", "Open the link in {app}?",
         note: "Offers what the object holds to the app that asked for it; {app} is the app's name.")
     static let notificationOpenPhoneNumber = CopyMessage(.sentence, "notificationOpen.phoneNumber", "Open the phone number in {app}?")
@@ -84,6 +86,9 @@ extension CopyMessage {
         note: "The object names the app that opens it.")
     static let notificationHoldsLink = CopyMessage(.sentence, "notificationHolds.link", "The {object} links to {link}.",
         note: "A notification's body: what the object holds.")
+    static let notificationHoldsIncompleteLink = CopyMessage(.sentence, "notificationHolds.incompleteLink",
+        "The {object}'s link won't open: {link}.",
+        note: "A notification's body: a link without its beginning (https://), which browsers and phones won't open.")
     static let notificationHoldsPhoneNumber = CopyMessage(.sentence, "notificationHolds.phoneNumber", "The {object} holds a phone number: {number}.")
     static let notificationHoldsEmailAddress = CopyMessage(.sentence, "notificationHolds.emailAddress", "The {object} holds an email address: {address}.")
     static let notificationHoldsText = CopyMessage(.sentence, "notificationHolds.text", "The {object} says “{text}”.")
@@ -248,13 +253,13 @@ extension CopyMessage {
     public static let all: [CopyMessage] = [
         firstPrompt, firstPromptGeneric, laterPrompt, reading, secondsLeft, timedOut, noReader, connectReader, readerBusy,
         readerNotPermitted, readerFailed, movedAwayTooSoon, readFailed, unsupportedObject, unreadableContent, newerForm, empty,
-        blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint,
+        blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint, passwordReaderHint,
         link, incompleteLink, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
         bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature,
         notificationSender, notificationOpenLink, notificationOpenLinkContent, notificationOpenPhoneNumber,
         notificationOpenEmailAddress, notificationOpenText, notificationOpenContact, notificationOpenWifiNetwork,
         notificationOpenBluetoothDevice, notificationOpenItem, notificationOpenApp, notificationHoldsLink,
-        notificationHoldsPhoneNumber, notificationHoldsEmailAddress, notificationHoldsText, notificationHoldsContact,
+        notificationHoldsIncompleteLink, notificationHoldsPhoneNumber, notificationHoldsEmailAddress, notificationHoldsText, notificationHoldsContact,
         notificationHoldsWifiNetwork, notificationHoldsBluetoothDevice, notificationHoldsItem, actionOpen,
         actionOpenInBrowser, defaultAddContact, defaultAddContactWithoutName, defaultAddEvent, defaultCall,
         defaultSendMessage, defaultWriteEmail, defaultJoinNetwork, defaultOpenLocation, defaultOpenPicture,

@@ -58,6 +58,8 @@ public protocol ScanCopyCatalog: Sendable {
     var wrongPassword: String { get }
     /// Added after either: how to give the password.
     var passwordHint: String { get }
+    /// Added after ``passwordRequired`` instead when the reader cannot send a password at all.
+    var passwordReaderHint: String { get }
 
     // How content is described: labels followed by the (display-safe) value.
     func link(_ value: String) -> String
@@ -80,11 +82,11 @@ public protocol ScanCopyCatalog: Sendable {
     var unreadableRecord: String { get }
     var signature: String { get }
 
-    // The daemon's notifications. Summaries are questions ("Open example.com/poster?"); values are
+    // The daemon's notifications. Summaries are questions ("Open https://example.com/poster?"); values are
     // display-safe and already shortened to fit.
     /// The name the daemon's own notifications come from (a label, not a sentence).
     var notificationSender: String { get }
-    /// Summary offering a web link in the browser: "Open example.com/poster?"
+    /// Summary offering a web link in the browser: "Open https://example.com/poster?"
     func notificationOpenLink(_ link: String) -> String
     /// Summary offering the object's content to the app that asked for it: "Open the contact in Contacts?"
     func notificationOpen(_ content: OfferedContent, in app: String) -> String
@@ -92,6 +94,8 @@ public protocol ScanCopyCatalog: Sendable {
     func notificationOpenApp(_ app: String) -> String
     /// Body naming what is offered: "The item holds a contact: Ann Smith."
     func notificationHolds(_ content: OfferedContent, _ value: String) -> String
+    /// Body naming a link without a scheme (``LinkText/incomplete(_:)``): nothing opens it.
+    func notificationHoldsIncompleteLink(_ link: String) -> String
     /// Button: send the object to the app.
     var actionOpen: String { get }
     /// Button: open the web link in the browser.
@@ -178,7 +182,9 @@ public enum ScanCopy {
             ("moreDetail", copy.moreDetail, true),
             ("noReaderHelp", copy.noReaderHelp, true),
             ("passwordHint", copy.passwordHint, true),
+            ("passwordReaderHint", copy.passwordReaderHint, true),
             ("link", copy.link(sample), false),
+            ("incompleteLink", copy.incompleteLink(sample), false),
             ("phoneNumber", copy.phoneNumber(sample), false),
             ("emailAddress", copy.emailAddress(sample), false),
             ("text", copy.text(sample), false),
@@ -194,8 +200,9 @@ public enum ScanCopy {
             ("unreadableRecord", copy.unreadableRecord, true),
             ("signature", copy.signature, true),
             ("notificationSender", copy.notificationSender, false),
-            ("notificationOpenLink", copy.notificationOpenLink("example.com/poster"), true),
+            ("notificationOpenLink", copy.notificationOpenLink("https://example.com/poster"), true),
             ("notificationOpenApp", copy.notificationOpenApp(sample), true),
+            ("notificationHolds.incompleteLink", copy.notificationHoldsIncompleteLink(sample), true),
             ("actionOpen", copy.actionOpen, false),
             ("actionOpenInBrowser", copy.actionOpenInBrowser, false),
             ("handlerFailed", copy.handlerFailed(app: sample), true),

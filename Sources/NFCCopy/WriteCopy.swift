@@ -116,7 +116,7 @@ extension WriteEnding {
             case .capabilityContainer, .unreadableLayout, .memoryIncomplete: self = .failed
             }
         case .link(.objectRemoved): self = .movedAwayTooSoon
-        case .link(.passwordRequired): self = .passwordRequired
+        case .link(.passwordRequired), .link(.passwordNotPassed): self = .passwordRequired
         case .link(.wrongPassword): self = .wrongPassword
         case .link(.unsupported): self = .unsupported
         case .link: self = .failed

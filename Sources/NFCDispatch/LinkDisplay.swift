@@ -3,20 +3,23 @@ import NFCCopy
 
 /// A link shortened for a notification without hiding where it leads.
 enum LinkDisplay {
-    /// Fewest characters a shortened link keeps (it may then exceed a budget).
+    /// Fewest characters a shortened link keeps after its scheme (it may then exceed a budget).
     static let minimumCharacters = 16
 
-    /// The display form of `uri` (``ContentDescription/webLinkDisplayForm(_:)``), made safe, in at
-    /// most `maxCharacters` characters. The host is what tells a person which site this is, so the
-    /// path is cut first; a host too long to fit loses its start, never its end
-    /// ("…login.bank.example.evil.example"), since the end names who owns it.
-    static func shortened(_ uri: String, maxCharacters: Int) -> String {
-        let shown = NotificationMarkup.value(ContentDescription.webLinkDisplayForm(uri), maxCharacters: .max)
-        let budget = max(maxCharacters, minimumCharacters)
-        guard shown.count > budget else { return shown }
-        let hostEnd = shown.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? shown.endIndex
-        let host = shown[..<hostEnd]
-        if host.count <= budget - 1 { return String(shown.prefix(budget - 1)) + "…" }
-        return "…" + String(host.suffix(budget - 1))
+    /// `link`'s text (``LinkText``: its scheme kept and user information dropped, as the command
+    /// line shows it), made safe, in at most `maxCharacters` characters. The scheme and the host
+    /// tell a person whether it opens, whether safely, and which site it is, so the path is cut
+    /// first; a host too long to fit loses its start, never its end
+    /// ("https://…login.bank.example.evil.example"), since the end names who owns it.
+    static func shortened(_ link: LinkText, maxCharacters: Int) -> String {
+        let shown = NotificationMarkup.value(link.shown, maxCharacters: .max)[...]
+        // Sanitizing leaves a scheme as it was (letters, digits, `+-.`); without one, the host is first.
+        let host = LinkText.authority(in: shown)
+            ?? shown.startIndex..<(shown.firstIndex(where: LinkText.isAuthorityEnd) ?? shown.endIndex)
+        let scheme = shown[..<host.lowerBound]
+        let budget = max(maxCharacters, scheme.count + minimumCharacters)
+        guard shown.count > budget else { return String(shown) }
+        if shown[..<host.upperBound].count <= budget - 1 { return String(shown.prefix(budget - 1)) + "…" }
+        return scheme + "…" + String(shown[host].suffix(budget - 1 - scheme.count))
     }
 }

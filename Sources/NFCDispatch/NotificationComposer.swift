@@ -95,7 +95,7 @@ public struct NotificationComposer: Sendable {
     private func webLinkOffer(_ link: WebLink, report: ReportValue) -> NotificationContent {
         let records = report["records"]?.arrayValue ?? []
         let template = copy.notificationOpenLink("")
-        let summary = copy.notificationOpenLink(LinkDisplay.shortened(link.uri, maxCharacters: Self.summaryLimit - template.count))
+        let summary = copy.notificationOpenLink(LinkDisplay.shortened(LinkText(link.uri), maxCharacters: Self.summaryLimit - template.count))
         // What the object calls the link (its smart poster title, or a text beside it) adds to the
         // bare address; nothing else would.
         let title = records.indices.contains(link.recordIndex)
@@ -132,13 +132,15 @@ public struct NotificationComposer: Sendable {
         return nil
     }
 
-    /// The body sentence naming `content`'s value, display-safe and shortened.
+    /// The body sentence naming `content`'s value, display-safe and shortened; a link as the
+    /// command line shows it, and one that won't open said to be incomplete.
     private func sentence(_ content: (kind: OfferedContent, value: String?)) -> String? {
         guard let value = content.value else { return nil }
-        let shown = content.kind == .link
-            ? LinkDisplay.shortened(value, maxCharacters: NotificationMarkup.maximumValueLength)
-            : NotificationMarkup.value(value)
-        return copy.notificationHolds(content.kind, shown)
+        guard content.kind == .link else { return copy.notificationHolds(content.kind, NotificationMarkup.value(value)) }
+        let link = LinkText(value)
+        let shown = LinkDisplay.shortened(link, maxCharacters: NotificationMarkup.maximumValueLength)
+        if case .incomplete = link { return copy.notificationHoldsIncompleteLink(shown) }
+        return copy.notificationHolds(.link, shown)
     }
 
     /// `make(value)` in at most ``summaryLimit`` characters, shortening `value` (made display-safe)

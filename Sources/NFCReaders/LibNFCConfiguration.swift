@@ -5,7 +5,8 @@ import Glibc
 /// The devices libnfc's configuration names, as `nfc_init` reads it: `device.connstring` in
 /// `libnfc.conf` and in each `devices.d/*.conf` (optional devices included: libnfc lists those
 /// only while they open, so they are exactly the ones that come and go), then
-/// `LIBNFC_DEFAULT_DEVICE`; `LIBNFC_DEVICE`, when set, replaces them all. The hotplug watch
+/// `LIBNFC_DEFAULT_DEVICE`; `LIBNFC_DEVICE`, when set, replaces them all (set to nothing: no device, only
+/// what libnfc's auto-scan finds, as ``LibNFCContext/listDevices(limit:)`` lists it). The hotplug watch
 /// follows the device nodes these name (``LibNFCReader/devicePath(of:)``).
 ///
 /// Untrusted text, read bounded: at most ``maximumFileSize`` bytes of a file and

@@ -10,7 +10,9 @@ import Synchronization
 ///   becomes UPDATE BINARY `FF D6 00 pp 04 d0..d3`. NXP's GET_VERSION and FAST_READ do not pass
 ///   (``LinkCapabilities/passesType2Extensions`` is false; sending them is
 ///   ``TransportError/notSupported(_:)``). Status words: `90 00` is the data; `6A 82` (no such
-///   page) is the chip's NAK, passed on as a one-byte NAK; `63 00` (the reader's "operation
+///   page) is the chip's NAK, passed on as a one-byte NAK; `69 82` to a READ (security status
+///   not satisfied: the chip refused it for want of its password, which PWD_AUTH would give but
+///   cannot pass) is ``TransportError/passwordNotPassed``; `63 00` (the reader's "operation
 ///   failed": the chip did not answer) is ``TransportError/timeout``; `6A 81`/`6D 00`/`6E 00`
 ///   are "not supported"; anything else is a protocol error.
 /// - Type 4 (ISO-DEP): APDUs pass as they are; responses are at most 256 data bytes plus the
@@ -165,6 +167,7 @@ public final class PCSCTransport: TagTransport, Sendable {
         case (0x90, 0x00): return data ? body : [0x0A]
         case (0x62, 0x82) where data && !body.isEmpty: return body
         case (0x6A, 0x82): return [0x00]
+        case (0x69, 0x82) where data: throw .passwordNotPassed
         case (0x63, 0x00): throw .timeout
         case (0x6A, 0x81), (0x6D, 0x00), (0x6E, 0x00): throw .notSupported("this command (status word \(Hex.spaced([sw.0, sw.1], uppercase: true)))")
         default: throw .protocolError("status word \(Hex.spaced([sw.0, sw.1], uppercase: true))")

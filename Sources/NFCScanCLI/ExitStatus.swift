@@ -41,7 +41,7 @@ enum ExitStatus {
         69 no reader found, 73 reader busy (another program or a kernel driver holds it), 74 read \
         failed (the object moved away too soon, or the link or reader failed), 75 no object \
         before the timeout, 77 no permission to use the reader, 83 the object's password is needed \
-        (--password) or was refused.
+        (--password), was refused, or can't be sent through this reader.
         """
     static let writeSummary = changeSummary([
         (0, "success"), (64, "usage error"), (65, "the message is not valid"), (66, "the --ndef file cannot be read"),

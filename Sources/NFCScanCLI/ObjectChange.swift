@@ -110,8 +110,9 @@ struct ObjectChange {
                 report(outcome, place: place, writeCopy: writeCopy)
             case .failure(let error):
                 let ending = WriteEnding(error)
-                fail(sentence(for: ending, copy: copy, writeCopy: writeCopy), ending: ending, detail: error.description, place: place,
-                     reader: reader.name)
+                let said = error == .link(.passwordNotPassed)
+                    ? Self.readerCannotSendPassword(copy: copy) : sentence(for: ending, copy: copy, writeCopy: writeCopy)
+                fail(said, ending: ending, detail: error.description, place: place, reader: reader.name)
                 if let hint = hint(for: ending, error: error, writeCopy: writeCopy) { printError(hint) }
                 worst = Self.status(for: ending)
                 if count == 1 { return worst }
@@ -236,6 +237,12 @@ struct ObjectChange {
         case .wrongPassword: return Self.hinted(copy.wrongPassword, ending, copy: copy)
         default: return copy.readFailed
         }
+    }
+
+    /// A password protects the object and this reader cannot send one (a PC/SC storage-card
+    /// reader): --password can't help, another reader can.
+    static func readerCannotSendPassword(copy: any ScanCopyCatalog) -> String {
+        copy.passwordRequired + "\n" + copy.passwordReaderHint
     }
 
     /// `sentence`, followed for a password ending by how to give the password (a line of its own).

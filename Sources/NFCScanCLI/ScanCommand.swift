@@ -202,6 +202,7 @@ struct ScanCommand: AsyncParsableCommand {
                 return (ObjectChange.hinted(copy.passwordRequired, .passwordRequired, copy: copy), ExitStatus.password, false, .passwordRequired)
             case .wrongPassword:
                 return (ObjectChange.hinted(copy.wrongPassword, .wrongPassword, copy: copy), ExitStatus.password, false, .wrongPassword)
+            case .passwordNotPassed: return (ObjectChange.readerCannotSendPassword(copy: copy), ExitStatus.password, false, .passwordRequired)
             case .capabilityContainer(.unsupportedVersion): return (copy.newerForm, ExitStatus.dataError, false, .failed)
             case .capabilityContainer, .readAccessDenied, .attributeChecksum, .nak, .messagePastEndOfMemory,
                  .invalidNDEFLength, .memory, .mifareClassic:

@@ -38,6 +38,8 @@ struct CountedLink {
     func mapped(_ error: TransportError) -> TagReadError {
         switch error {
         case .objectRemoved, .timeout: .objectRemoved(roundTrips: roundTrips)
+        // Reads and writes alike: the reader said the chip wants the password it cannot send.
+        case .passwordNotPassed: .passwordNotPassed
         default: .transport(error)
         }
     }

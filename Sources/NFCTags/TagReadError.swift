@@ -23,6 +23,9 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
     case passwordRequired
     /// A password protects reading the object and it refused the one given.
     case wrongPassword
+    /// A password protects reading the object and the reader cannot send one (a PC/SC
+    /// storage-card reader: ``TransportError/passwordNotPassed``), given or not.
+    case passwordNotPassed
     /// A response of the wrong length for its command.
     case unexpectedResponse(command: String, expected: Int, received: Int)
     /// The object has no NDEF application (Type 4: neither the v2 nor the v1 AID selects).
@@ -58,6 +61,8 @@ public enum TagReadError: Error, Hashable, Sendable, CustomStringConvertible {
         case .nak(let command, let code): "the object refused \(command) (NAK \(Hex.code(code)))"
         case .passwordRequired: "reading is protected by a password"
         case .wrongPassword: "reading is protected by a password, and the object refused the one given"
+        case .passwordNotPassed:
+            "reading is protected by a password, which this reader cannot send (it passes only reads and writes to the chip); use a reader that passes the chip's own commands (a PC/SC reader with a pass-through such as an ACR122U, or a libnfc reader)"
         case .unexpectedResponse(let command, let expected, let received):
             "\(command) answered \(received) bytes, expected \(expected)"
         case .noNDEFApplication: "the object has no NDEF application"

@@ -15,6 +15,11 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The link cannot carry this command (a PC/SC storage-card reader that maps only READ;
     /// an extended-length APDU on a reader without them). The text names what was refused.
     case notSupported(String)
+    /// The reader says the object refused the command for want of a password (a PC/SC
+    /// storage-card reader's "security status not satisfied", 69 82, for an NTAG21x page its
+    /// password protects): the link itself cannot send one, since the reader passes only its own
+    /// commands to the chip.
+    case passwordNotPassed
     /// The reader or link reported a framing, CRC or protocol fault. The text is the backend's
     /// explanation, for logs.
     case protocolError(String)
@@ -25,6 +30,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .timeout: "the object did not answer in time"
         case .readerGone: "the reader is no longer available"
         case .notSupported(let what): "the reader cannot send \(what)"
+        case .passwordNotPassed: "the object refused to be read without its password, which this reader cannot send (status 69 82)"
         case .protocolError(let detail): "reader protocol error: \(detail)"
         }
     }

@@ -36,7 +36,10 @@ public enum Type2Tag {
     /// at or before the page). Then the read starts again after PWD_AUTH; a refused password is
     /// ``TagReadError/wrongPassword``, none ``TagReadError/passwordRequired``. An object that
     /// does not protect reading never sees the password, so a wrong one cannot count against its
-    /// AUTHLIM (the failed attempts after which an NTAG21x refuses its password for good).
+    /// AUTHLIM (the failed attempts after which an NTAG21x refuses its password for good). A
+    /// reader that passes only READ and WRITE may say itself that the chip wants its password
+    /// (``TransportError/passwordNotPassed``): that is ``TagReadError/passwordNotPassed``
+    /// (``CountedLink``), whether a password was given or not.
     public static func readNDEF(over transport: some TagTransport, uid: [UInt8]? = nil, password: [UInt8]? = nil,
                                 initialDataBytes: Int = initialDataBytes) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)

@@ -4,7 +4,7 @@ import Testing
 /// The daemon's notification copy is in the catalog and follows ../shared/guidance/nfc.md.
 @Suite struct CatalogEntryTests {
     static let notificationKeys = ["notificationSender", "notificationOpenLink", "notificationOpenApp", "actionOpen",
-                                   "actionOpenInBrowser", "handlerFailed", "browserFailed"]
+                                   "actionOpenInBrowser", "handlerFailed", "browserFailed", "notificationHolds.incompleteLink"]
         + OfferedContent.allCases.flatMap { ["notificationOpen.\($0)", "notificationHolds.\($0)"] }
 
     @Test(arguments: [nil, "poster", "product label"] as [String?])
@@ -24,7 +24,7 @@ import Testing
 
     @Test func summariesAreQuestionsAndButtonsOneOrTwoWordsLong() {
         let copy = ScanCopy.catalog()
-        #expect(copy.notificationOpenLink("example.com/poster") == "Open example.com/poster?")
+        #expect(copy.notificationOpenLink("https://example.com/poster") == "Open https://example.com/poster?")
         for content in OfferedContent.allCases { #expect(copy.notificationOpen(content, in: "Maps").hasSuffix(" in Maps?")) }
         #expect(copy.actionOpen == "Open")
         #expect(copy.actionOpenInBrowser == "Open in Browser")

@@ -62,7 +62,7 @@ import Testing
         let offer = try #require(HandlerRegistry().offer(for: object))
         let content = NotificationComposer().notification(for: offer, report: object)
         NotificationComposerTests.checkSafe(content)
-        #expect(content.summary == "Open example.com/p?")
+        #expect(content.summary == "Open https://example.com/p?")
     }
 
     @Test func hostileLinksAreNeverOfferedAndNeverShownRaw() throws {
@@ -93,7 +93,7 @@ import Testing
         let object = try report(Records.app("com.example.concerts"), Records.uri("https://example.com/<img src=x>\"'&"))
         let content = NotificationComposer().notification(for: try #require(registry.offer(for: object)), report: object)
         NotificationComposerTests.checkSafe(content)
-        #expect(content.body == "The item links to example.com/&lt;img src=x&gt;&quot;&#39;&amp;.")
+        #expect(content.body == "The item links to https://example.com/&lt;img src=x&gt;&quot;&#39;&amp;.")
         // Issue 23: a link with a control character in it is no link: the notification does not mention it.
         let escaped = try report(Records.app("com.example.concerts"), Records.uri("https://example.com/\u{1B}[2J"))
         let plain = NotificationComposer().notification(for: try #require(registry.offer(for: escaped)), report: escaped)
@@ -114,9 +114,9 @@ import Testing
         let disguised = try report(Records.uri("https://bank.example@evil.example/login"))
         #expect(registry.match(disguised) == nil)
         #expect(registry.offer(for: disguised) == nil)
-        #expect(ContentDescription.webLinkDisplayForm("https://bank.example@evil.example/login") == "evil.example/login")
-        #expect(ContentDescription.webLinkDisplayForm("http://user:pw@www.evil.example") == "evil.example")
-        #expect(ContentDescription.webLinkDisplayForm("https://example.com/a@b") == "example.com/a@b")
+        #expect(LinkText("https://bank.example@evil.example/login") == .whole("https://evil.example/login"))
+        #expect(LinkText("http://user:pw@www.evil.example") == .whole("http://www.evil.example"))
+        #expect(LinkText("https://example.com/a@b") == .whole("https://example.com/a@b"))
         for language in ScanCopy.Language.allCases {
             let said = ContentDescription.lines(for: disguised, copy: ScanCopy.catalog(for: language)).joined(separator: " ")
             #expect(said.contains("evil.example/login") && !said.contains("bank.example"), "\(language): \(said)")

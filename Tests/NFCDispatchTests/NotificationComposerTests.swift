@@ -43,7 +43,7 @@ import Testing
 
     @Test func aWebLinkIsOfferedInTheBrowser() throws {
         let content = try offer(nil, Records.uri("https://www.example.com/poster"))
-        #expect(content.summary == "Open example.com/poster?")
+        #expect(content.summary == "Open https://www.example.com/poster?")
         #expect(content.body == nil && content.plainBody == nil)
         #expect(content.actions == [.init(key: "default", label: "Open in Browser"), .init(key: "open", label: "Open in Browser")])
         #expect(content.appName == "Nearby Items")
@@ -54,10 +54,10 @@ import Testing
 
     @Test func aPostersTitleOrTextIsTheBody() throws {
         let poster = try offer(nil, Records.poster("https://example.com/summer-concert", title: "Summer concert in the park"))
-        #expect(poster.summary == "Open example.com/summer-concert?")
+        #expect(poster.summary == "Open https://example.com/summer-concert?")
         #expect(poster.plainBody == "The item says \u{201C}Summer concert in the park\u{201D}.")
         let beside = try offer(nil, Records.uri("http://example.com/"), Records.text("Summer concert"))
-        #expect(beside.summary == "Open example.com?")
+        #expect(beside.summary == "Open http://example.com/?")
         #expect(beside.plainBody == "The item says \u{201C}Summer concert\u{201D}.")
     }
 
@@ -79,7 +79,7 @@ import Testing
     @Test func linksTextsNetworksAndNumbersGoToTheirApps() throws {
         let link = try offer(try .uri(scheme: "https", host: "example.com"), app: "Concerts", Records.uri("https://example.com/tickets/42"))
         #expect(link.summary == "Open the link in Concerts?")
-        #expect(link.body == "The item links to example.com/tickets/42.")
+        #expect(link.body == "The item links to https://example.com/tickets/42.")
         let text = try offer(try .mediaType("text/plain"), app: "Notes", Records.text("Buy milk"))
         #expect(text.summary == "Open the text in Notes?")
         #expect(text.body == "The item says \u{201C}Buy milk\u{201D}.")
@@ -91,17 +91,33 @@ import Testing
         #expect(phone.body == "The item holds a phone number: +15551234.")
         let poster = try offer(try .uri(scheme: "https"), app: "Posters", Records.poster("https://example.com/p", title: "Summer"))
         #expect(poster.summary == "Open the link in Posters?")
-        #expect(poster.body == "The item links to example.com/p.")
+        #expect(poster.body == "The item links to https://example.com/p.")
     }
 
     @Test func anAppRecordOpensTheAppAndSaysWhatElseTheObjectHolds() throws {
         let content = try offer(try .androidPackage("com.example.concerts"), app: "Concerts",
                                 Records.app("com.example.concerts"), Records.uri("https://example.com/c"))
         #expect(content.summary == "Open Concerts?")
-        #expect(content.body == "The item links to example.com/c.")
+        #expect(content.body == "The item links to https://example.com/c.")
         let alone = try offer(try .androidPackage("com.example.concerts"), app: "Concerts", Records.app("com.example.concerts"))
         #expect(alone.summary == "Open Concerts?")
         #expect(alone.body == nil)
+    }
+
+    /// Issue 23: a link that won't open, or opens unprotected, reads as the command line shows it,
+    /// never like a working one; user information still gives way to the real host.
+    @Test func aLinkIsNamedWithItsSchemeAndOneWithoutIsCalledIncomplete() throws {
+        func body(_ uri: String) throws -> String? {
+            try offer(try .androidPackage("com.example.menu"), app: "Menu", Records.app("com.example.menu"), Records.uri(uri)).plainBody
+        }
+        #expect(try body("example.com/menu") == "The item's link won't open: example.com/menu.")
+        #expect(try body("http://example.com/menu") == "The item links to http://example.com/menu.")
+        #expect(try body("https://bank.example@evil.example/login") == "The item links to https://evil.example/login.")
+        let long = try #require(try body("example.com/" + String(repeating: "m", count: 300)))
+        #expect(long.hasPrefix("The item's link won't open: example.com/mmm") && long.hasSuffix("….")
+                && long.count < 160)
+        let unprotected = try offer(nil, Records.uri("http://example.com/menu"))
+        #expect(unprotected.summary == "Open http://example.com/menu?")
     }
 
     @Test func otherMediaIsNamedAsTheItem() throws {
@@ -135,7 +151,7 @@ import Testing
         #expect(content.summary.count == 60)
         #expect(content.summary.hasPrefix("Open the Bluetooth device in NNNN") && content.summary.hasSuffix("…?"))
         let link = try offer(nil, Records.uri("https://example.com/" + String(repeating: "a", count: 500)))
-        #expect(link.summary.hasPrefix("Open example.com/aaa") && link.summary.hasSuffix("…?"))
+        #expect(link.summary.hasPrefix("Open https://example.com/aaa") && link.summary.hasSuffix("…?"))
         let failed = composer.handlerFailed(.registered(try #require(try HandlerRegistry.registered(name))))
         #expect(failed.summary.count <= 60)
     }
@@ -143,10 +159,10 @@ import Testing
     @Test func aLongHostKeepsItsEndSoTheOwnerShows() throws {
         let host = "login.bank.example." + String(repeating: "a", count: 100) + ".evil.example"
         let content = try offer(nil, Records.uri("https://\(host)/x"))
-        #expect(content.summary.hasPrefix("Open …"))
+        #expect(content.summary.hasPrefix("Open https://…"))
         #expect(content.summary.hasSuffix(".evil.example?"))
         let short = try offer(nil, Records.uri("https://bank.example.evil.example/" + String(repeating: "p", count: 100)))
-        #expect(short.summary.hasPrefix("Open bank.example.evil.example/ppp"))
+        #expect(short.summary.hasPrefix("Open https://bank.example.evil.example/ppp"))
     }
 }
 

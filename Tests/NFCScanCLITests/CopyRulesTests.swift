@@ -145,7 +145,7 @@ import Testing
         #expect(try Self.lines(URIRecord(uri: "example.com/menu").record()) == ["Incomplete link (it won't open): example.com/menu"])
         // User information first would name the wrong site: the host it goes to is shown.
         #expect(try Self.lines(URIRecord(uri: "https://bank.example@evil.example/login").record()) == ["Link: https://evil.example/login"])
-        #expect(ContentDescription.linkDisplayForm("https://example.com/a@b") == "https://example.com/a@b")
+        #expect(LinkText("https://example.com/a@b") == .whole("https://example.com/a@b"))
     }
 
     /// On a terminal that shows them, a web link is clickable (OSC 8); nothing from the object

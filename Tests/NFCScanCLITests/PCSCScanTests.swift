@@ -160,6 +160,19 @@ import TestSupport
                 "\(readersVerbose.stderr)")
     }
 
+    /// `LIBNFC_DEVICE=` (set to nothing) names no reader: nfcscan waits for one as when it is
+    /// unset, never stops at once trying to open a device called "".
+    @Test func anEmptyLibnfcDeviceIsNoDevice() throws {
+        let started = ContinuousClock.now
+        let r = try ScanCLI.run(["--timeout", "2", "--verbose"], connstring: "")
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(ContinuousClock.now - started >= .seconds(2), "it waited for a reader to appear")
+        #expect(r.stderr.contains("Connect a reader to scan the item.\n"), "\(r.stderr)")
+        #expect(r.stderr.contains("libnfc listed no device") && !r.stderr.contains("could not open"), "\(r.stderr)")
+        let readers = try ScanCLI.run(["readers"], connstring: "")
+        #expect(readers.status == 69 && readers.stdout == "", "\(readers.stdout)\(readers.stderr)")
+    }
+
     @Test func noPCSCDLeavesALibnfcReaderWorkingAndIsMentionedOnlyWithVerbose() throws {
         let socket = Self.noPCSCD
         let r = try ScanCommandTests.withEmulator(PN532Emulator(target: ScanCommandTests.poster().pn532Target)) {

@@ -71,4 +71,23 @@ import TestSupport
         #expect(with.status == 0, "\(with.stderr)\n\(pcscd.log)")
         #expect(with.stdout.contains("https://example.com/poster"), "\(with.stdout)")
     }
+
+    /// A reader that passes only READ BINARY and UPDATE BINARY says the chip refused the read
+    /// (69 82, security status not satisfied): the object is protected, not gone (no exit 74),
+    /// and since this reader cannot send a password, the person is told so instead of --password.
+    @Test func aReadProtectedObjectThroughAStorageCardReaderSaysTheReaderCannotSendThePassword() throws {
+        let pcscd = try PrivatePCSCD(nfcsim: ["--reader", "storage-card", "--uri", "https://example.com/poster", "--password", "1a2b3c4d",
+                                              "--protect", "read", "--after", "0.5", "--for", "20"])
+        defer { pcscd.stop() }
+        let cannot = "The poster is protected by a password.\nThis reader can't send a password. Use another reader.\n"
+        let without = try PCSCScanTests.nfcscan(["--object", "poster", "--timeout", "10"], socket: pcscd.socket)
+        #expect(without.status == 83, "\(without.stderr)\n\(pcscd.log)")
+        #expect(without.stderr.hasSuffix(cannot) && !without.stderr.contains("--password"), "\(without.stderr)")
+        let with = try PCSCScanTests.nfcscan(["--object", "poster", "--password", "1a2b3c4d", "--timeout", "10", "--verbose"],
+                                             socket: pcscd.socket)
+        #expect(with.status == 83, "\(with.stderr)\n\(pcscd.log)")
+        #expect(with.stderr.contains(cannot) && with.stderr.contains("which this reader cannot send"), "\(with.stderr)")
+        let info = try PCSCScanTests.nfcscan(["info", "--object", "poster", "--timeout", "10"], socket: pcscd.socket)
+        #expect(info.status == 83 && info.stderr.hasSuffix(cannot), "\(info.stderr)\n\(pcscd.log)")
+    }
 }

@@ -107,6 +107,7 @@ enum StorageCardAPDU {
 /// | another P1 of GET DATA (FF CA 01 asks for ATS bytes a storage card has not) | 6A 81 |
 /// | an APDU of another class: the object has no APDU layer | 6A 81 |
 /// | the chip did not answer a READ | 63 00 |
+/// | the chip refused a READ (NAK: its password protects the page) | 69 82 (security status not satisfied, as PC/SC Part 3 readers such as SCM/Identiv's answer; the ACR122U says 63 00 for every failure) |
 public struct VPCDType2Card: VPCDCard {
     public var tag: VirtualType2Tag
     /// Largest LE for READ BINARY: 16 on the ACR122U; other readers allow more, which the card
@@ -174,6 +175,12 @@ public struct VPCDType2Card: VPCDCard {
                 // READ wraps to page 0 past the last page; keep only pages that exist from here.
                 data += bytes.prefix(min(4, pages - page) * Type2Product.pageSize)
                 page += 4
+            case .nak:
+                // Within the memory a READ is refused only for want of the password (NTAG21x PROT):
+                // Part 3 readers say so (SCM/Identiv's storage-card READ BINARY: 69 82).
+                guard tag.isPresent else { return nil }
+                _ = tag.reactivate()
+                return ResponseAPDU(status: .securityStatusNotSatisfied)
             default:
                 guard tag.isPresent else { return nil }
                 _ = tag.reactivate()

@@ -17,7 +17,7 @@ scenario_handler() {
   echo "$n" >"$DIR/offer.json"
   check "summary names the app and what it offers: $(json "$DIR/offer.json" 'd["summary"]')" \
     test "$(json "$DIR/offer.json" 'd["summary"]')" = "Open the link in Posters?"
-  check "body names the link" test "$(json "$DIR/offer.json" 'd["body"]')" = "The item links to example.com/poster/summer."
+  check "body names the link" test "$(json "$DIR/offer.json" 'd["body"]')" = "The item links to https://example.com/poster/summer."
   check "summary and body follow the copy rules" copy_ok "$(json "$DIR/offer.json" 'd["summary"] + " " + d["body"]')"
   check "summary and body are sentences" sentence "$(json "$DIR/offer.json" 'd["body"]')"
   check "button is one word: Open" test "$(json "$DIR/offer.json" '[a["label"] for a in d["actions"] if a["key"]=="open"][0]')" = "Open"

@@ -34,7 +34,7 @@ scenario_notify_server_restart() {
   wait_for "the second offer on the new server" 20 eval 'test "$(lines_matching "\"id\"" "$DIR/dunst-displayed.jsonl")" -ge 1' || true
   local offered=$(( $(now_ms) - asked ))
   check "the next object is offered through the new server" \
-    test "$(shown | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["body"])')" = "The item links to example.com/second."
+    test "$(shown | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["body"])')" = "The item links to https://example.com/second."
   local current; current=$(shown | tail -n 1 | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["id"])')
   busctl --address="$DBUS_SESSION_BUS_ADDRESS" emit /org/freedesktop/Notifications org.freedesktop.Notifications \
     ActionInvoked us "$current" open

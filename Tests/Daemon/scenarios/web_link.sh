@@ -7,7 +7,7 @@ scenario_web_link() {
   sim --uri https://example.org/menu --after 4 --for 2
   daemon
   wait_offer "the offer"
-  check "offered for the browser" test "$(shown --all | tail -n 1 | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["summary"])')" = "Open example.org/menu?"
+  check "offered for the browser" test "$(shown --all | tail -n 1 | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["summary"])')" = "Open https://example.org/menu?"
   bash "$RIG" invoke "$DIR" open >/dev/null
   wait_for "xdg-open ran the browser" 10 test -s "$DIR/browser.log" || true
   check "the browser got exactly the link" test "$(cat "$DIR/browser.log" 2>/dev/null)" = "https://example.org/menu"
