@@ -266,9 +266,13 @@ private final class Loop: @unchecked Sendable {
                 var result: Int32
                 repeat { result = lazy_mosquitto_loop(handle, 500, 1) } while result == MOSQ_ERR_SUCCESS.rawValue && !isStopping
                 if isStopping { break }
-                // libmosquitto reports a lost connection through the disconnect callback; a refused
-                // CONNECT only through the connect callback: say it ended either way.
-                if result != MOSQ_ERR_CONN_LOST.rawValue { sink.yield(.disconnected(code: result, reason: MosquittoClient.describe(result))) }
+                // libmosquitto reports a lost connection through the disconnect callback, and so a
+                // closed one (MOSQ_ERR_NO_CONN: the socket was closed, the callback has run: close()'s
+                // DISCONNECT can be written before `stopping` is set); a refused CONNECT only through
+                // the connect callback: say it ended either way.
+                if result != MOSQ_ERR_CONN_LOST.rawValue, result != MOSQ_ERR_NO_CONN.rawValue {
+                    sink.yield(.disconnected(code: result, reason: MosquittoClient.describe(result)))
+                }
                 if sink.wasAccepted { delay = options.reconnectDelay }
             } else {
                 sink.yield(.disconnected(code: code, reason: MosquittoClient.describe(code)))
