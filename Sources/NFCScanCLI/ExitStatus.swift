@@ -37,7 +37,7 @@ enum ExitStatus {
 
     static let summary = "0 success, 64 usage error, 65 invalid data, 66 input not readable."
     static let scanSummary = """
-        0 success, 64 usage error, 65 the object holds invalid data (scanning again won't help), \
+        0 success, 64 usage error, 65 the object holds invalid data or is of a kind that can't be read (scanning again won't help), \
         69 no reader found, 73 reader busy (another program or a kernel driver holds it), 74 read \
         failed (the object moved away too soon, or the link or reader failed), 75 no object \
         before the timeout, 77 no permission to use the reader, 83 the object's password is needed \

@@ -207,7 +207,7 @@ struct ScanCommand: AsyncParsableCommand {
             case .capabilityContainer, .readAccessDenied, .attributeChecksum, .nak, .messagePastEndOfMemory,
                  .invalidNDEFLength, .memory, .mifareClassic:
                 return (copy.unreadableContent, ExitStatus.dataError, false, .failed)
-            case .unsupported: return (copy.unsupportedObject, ExitStatus.readFailed, false, .unsupported)
+            case .unsupported: return (copy.unsupportedObject, ExitStatus.dataError, false, .unsupported)
             default: return (copy.readFailed, ExitStatus.readFailed, false, .failed)
             }
         }

@@ -38,6 +38,8 @@ public struct VirtualType1Tag: VirtualObject {
     public static let topaz512ControlTLVs: [UInt8] = [0x01, 0x03, 0xF2, 0x30, 0x33, 0x02, 0x03, 0xF0, 0x02, 0x03]
 
     public let product: Product
+    /// HR0 HR1 as RID and RALL answer them: the product's, or another chip's that a test presents.
+    public var headerROM: [UInt8]
     public private(set) var memory: [UInt8]
     public var presence: FieldPresence
 
@@ -67,6 +69,7 @@ public struct VirtualType1Tag: VirtualObject {
     public init(product: Product, image: [UInt8], presence: FieldPresence = FieldPresence()) {
         precondition(image.count == product.memorySize, "a \(product.name) has \(product.memorySize) bytes")
         self.product = product
+        headerROM = product.headerROM
         memory = image
         self.presence = presence
     }
@@ -108,9 +111,9 @@ public struct VirtualType1Tag: VirtualObject {
         }
         switch code {
         case Type1Command.rid:
-            return .frame(product.headerROM + memory[0..<4])
+            return .frame(headerROM + memory[0..<4])
         case Type1Command.rall:
-            return .frame(product.headerROM + memory[0..<Type1Command.staticMemorySize])
+            return .frame(headerROM + memory[0..<Type1Command.staticMemorySize])
         case Type1Command.read:
             let address = Int(frame[1] & 0x7F)
             guard address < Type1Command.staticMemorySize else { return .silence }

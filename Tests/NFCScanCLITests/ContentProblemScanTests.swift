@@ -6,7 +6,7 @@ import TestSupport
 
 /// Issue 23: a problem in what the object holds is not mended by scanning again, so `nfcscan`
 /// exits 65 with a sentence that says so, never 74 and "The item couldn't be read. Try again."
-/// (which is for an object that left). Each object behind the emulated PN532, read by the built
+/// (which is for an object that left), nor for an object of a kind that cannot be read. Each object behind the emulated PN532, read by the built
 /// `nfcscan` through the real libnfc.
 @Suite(.serialized) struct ContentProblemScanTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -46,6 +46,11 @@ import TestSupport
             tag.write([0xE1, 0x10, 0xFF, 0x00], atPage: 3)
             return tag.pn532Target
         }, sentence: { $0.unreadableContent }),
+        Case(name: "Type 1 whose header ROM is another kind of chip's", target: {
+            var tag = try VirtualType1Tag(product: .topaz96, message: poster)
+            tag.headerROM = [0x21, 0x48]
+            return tag.pn532Target
+        }, sentence: { $0.unsupportedObject }),
     ]
 
     @Test(arguments: cases)
