@@ -5,6 +5,7 @@ import DBusValues
 import NDEFReport
 import NFCBusAPI
 import NFCCopy
+import NFCObjects
 import NFCScanKit
 import Systemd
 
@@ -75,17 +76,13 @@ struct AppsCommand: AsyncParsableCommand {
         if let app = allow ?? deny ?? revoke { return try await change(Self.site(app) ?? app) }
         let copy = ScanCopy.catalog(for: .preferred())
         let off = copy.backgroundServiceOff + "\n" + copy.backgroundServiceStart
-        guard let bus = try? BusConnection.session() else {
-            printError(off)
-            throw ExitCode(69) // EX_UNAVAILABLE: the service is not there
-        }
+        guard let bus = try? BusConnection.session() else { throw serviceAbsent(off, "no session bus") }
         defer { bus.close() }
         guard await DaemonScanSession.daemonIsRunning(on: bus),
               let reply = try? await bus.call(destination: DaemonScanSession.busName, path: ScannerAPI.path,
                                               interface: ScannerAPI.interface, member: "ListApps", [], timeout: .seconds(5)),
               reply.count == 2, let apps = reply[0].arrayValue, let refused = reply[1].arrayValue else {
-            printError(off)
-            throw ExitCode(69) // EX_UNAVAILABLE: the service is not there
+            throw serviceAbsent(off, "nfcscand is not running on the session bus")
         }
         let listed = apps.compactMap { $0.stringKeyedValue }.map(App.init)
         let refusals = refused.compactMap(\.stringValue)
@@ -110,6 +107,14 @@ struct AppsCommand: AsyncParsableCommand {
         for (app, grant) in grants.sorted(by: { $0.key < $1.key }) {
             writeLine("\(Self.label(grant)): \(DisplayText.sanitized(app, maxCharacters: 255))")
         }
+    }
+
+    /// The person's sentences on standard error and, with --json, the failure as every command's
+    /// (Docs/schemas/ending.schema.json); EX_UNAVAILABLE: the service is not there.
+    private func serviceAbsent(_ sentences: String, _ detail: String) -> ExitCode {
+        printError(sentences)
+        if json { writeLine(JSONWriter.string(EndingReport.report(.failed, error: detail))) }
+        return ExitCode(69)
     }
 
     /// --allow, --deny, --revoke: the permission store's entry for `app`.

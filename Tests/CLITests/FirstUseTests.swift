@@ -76,6 +76,10 @@ import TestSupport
         let apps = try BoundedProcess.run(Repository.nfcscan, ["apps"], environment: environment, timeout: 20)
         #expect(apps.status == 69)
         #expect(apps.stderr.contains("systemctl --user start nfcscand"))
+        let appsJSON = try JSONSchemaCheck.checked(try BoundedProcess.run(Repository.nfcscan, ["apps", "--json"], environment: environment, timeout: 20),
+                                                   arguments: ["apps", "--json"])
+        #expect(appsJSON.status == 69)
+        #expect(appsJSON.stdout.hasPrefix("{\"ending\":\"failed\""), "\(appsJSON.stdout)")
     }
 
     @Test func nfcsimHasAVersion() throws {
