@@ -60,8 +60,7 @@ public struct TLVAreaWritePlan: Hashable, Sendable {
         let bytes = positions.map { data[$0] }
         let blocks: [TLVBlock]
         do { blocks = try TLVWalker.blocks(in: bytes) } catch { throw .unreadableLayout(error) }
-        let start = blocks.first { $0.tag == .ndefMessage || $0.tag == .terminator }?.offset
-            ?? blocks.last { $0.tag != .null }?.valueRange.upperBound ?? 0
+        let start = TLVDataArea.messageStart(in: blocks)
 
         available = max(0, positions.count - start)
         guard let tlv = TLVWalker.encode(.ndefMessage, value: message) else {

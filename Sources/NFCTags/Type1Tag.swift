@@ -95,7 +95,7 @@ public enum Type1Tag {
             }
             switch area.next {
             case .done(let message):
-                return TagReading(platform: .type1, product: product, uid: tagUID, capacity: TLVAreaWritePlan.largestMessage(in: area.capacity),
+                return TagReading(platform: .type1, product: product, uid: tagUID, capacity: TLVAreaWritePlan.largestMessage(in: area.available),
                                   ndefBytes: message, roundTrips: link.roundTrips)
             case .pastEnd(let needed, let capacity):
                 throw .messagePastEndOfMemory(needed: needed, capacity: capacity)

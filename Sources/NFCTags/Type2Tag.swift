@@ -88,7 +88,7 @@ public enum Type2Tag {
             }
             switch area.next {
             case .done(let message):
-                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: TLVAreaWritePlan.largestMessage(in: area.capacity),
+                return TagReading(platform: .type2, product: product?.name, uid: uid, capacity: TLVAreaWritePlan.largestMessage(in: area.available),
                                   ndefBytes: message, roundTrips: link.roundTrips)
             case .pastEnd(let needed, let capacity):
                 throw .messagePastEndOfMemory(needed: needed, capacity: capacity)

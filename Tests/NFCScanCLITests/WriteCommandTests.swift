@@ -49,6 +49,23 @@ import TestSupport
         }
     }
 
+    /// The room a scan reports is the room `info` and a write find: after the TLVs the message
+    /// must follow (here an NTAG203-style Lock Control TLV, 5 bytes), not the whole data area.
+    @Test func aScanAndInfoAgreeOnRoomAfterAControlTLV() throws {
+        let message = NDEFMessage(URIRecord(uri: "https://example.com/a").record()).encoded()
+        let area = [0x01, 0x03, 0xA0, 0x10, 0x44, 0x03, UInt8(message.count)] + message + [0xFE]
+        let tag = try VirtualType2Tag(product: .ntag213, dataArea: area)
+        try ScanCommandTests.withEmulator(PN532Emulator(target: tag.pn532Target)) { connstring in
+            let info = try ScanCLI.run(["info", "--json", "--timeout", "10"], connstring: connstring)
+            let status = try ScanCommandTests.json(try #require(info.stdout.split(separator: "\n").first))
+            // 144 data bytes, less the Lock Control TLV's 5 and the NDEF TLV's 2.
+            #expect(status["capacity"] as? Int == 137, "\(info.stdout)\(info.stderr)")
+            let read = try ScanCLI.run(["--json", "--timeout", "10"], connstring: connstring)
+            let scanned = try ScanCommandTests.json(try #require(read.stdout.split(separator: "\n").first))
+            #expect((scanned["object"] as? [String: Any])?["capacity"] as? Int == 137, "\(read.stdout)")
+        }
+    }
+
     @Test func eraseLeavesAnEmptyObjectAndInfoSaysHowMuchFits() throws {
         try ScanCommandTests.withEmulator(PN532Emulator(target: ScanCommandTests.poster().pn532Target)) { connstring in
             let before = try ScanCLI.run(["info", "--json", "--timeout", "10"], connstring: connstring)

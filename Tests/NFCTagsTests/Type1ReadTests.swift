@@ -36,7 +36,8 @@ import Testing
         let reading = try await Type1Tag.readNDEF(over: transport)
         #expect(reading.message == poster)
         #expect(reading.product == "Topaz 512")
-        #expect(reading.capacity == 92 + 384 - 4)
+        // The data bytes less the 10 of its Lock and Memory Control TLVs and the 3-byte length form's TLV header.
+        #expect(reading.capacity == 92 + 384 - 10 - 4)
         #expect(reading.roundTrips == 2)
     }
 

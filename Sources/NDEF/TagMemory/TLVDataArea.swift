@@ -75,6 +75,18 @@ public struct TLVDataArea: Hashable, Sendable {
     /// Bytes the data area holds: its capacity.
     public var capacity: Int { addresses.count }
 
+    /// Bytes an NDEF Message TLV may take, from where a writer puts it to the end: what a scan
+    /// reports as the object's room, the same figure a write plan finds (``messageStart(in:)``).
+    public var available: Int { max(0, capacity - Self.messageStart(in: blocks)) }
+
+    /// Where the message goes among `blocks` (data-byte offsets): where the NDEF Message TLV is, or
+    /// the Terminator, or after the last TLV that is not NULL. Lock and Memory Control TLVs and
+    /// anything else before the message stay where they are.
+    public static func messageStart(in blocks: [TLVBlock]) -> Int {
+        blocks.first { $0.tag == .ndefMessage || $0.tag == .terminator }?.offset
+            ?? blocks.last { $0.tag != .null }?.valueRange.upperBound ?? 0
+    }
+
     /// The NDEF Message TLV's value, when the walk reached one.
     public var message: [UInt8]? {
         blocks.first { $0.tag == .ndefMessage }.map { Array(data[$0.valueRange]) }
