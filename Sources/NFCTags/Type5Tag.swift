@@ -104,11 +104,11 @@ public enum Type5Tag {
             do {
                 let found = try TLVWalker.blocks(in: data)
                 if let ndef = found.first(where: { $0.tag == .ndefMessage }) {
-                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity),
+                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity - TLVDataArea.messageStart(in: found)),
                                       ndefBytes: Array(data[ndef.valueRange]), roundTrips: link.roundTrips)
                 }
                 if found.last?.tag == .terminator || data.count >= capacity {
-                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity),
+                    return TagReading(platform: .type5, product: product, uid: uid ?? info?.uid, capacity: TLVAreaWritePlan.largestMessage(in: capacity - TLVDataArea.messageStart(in: found)),
                                       ndefBytes: [], roundTrips: link.roundTrips)
                 }
                 try await memory.read(through: min(start + capacity, start + data.count + (multiple ? 48 : 1)), multiple: multiple, &link)
