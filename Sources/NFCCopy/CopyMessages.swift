@@ -43,7 +43,7 @@ extension CopyMessage {
         note: "Added after a failure; --verbose is the command's option and stays as it is.")
     static let noReaderHelp = CopyMessage(.sentence, "noReaderHelp", "To connect one, see “man nfcscan” (READERS).",
         note: "nfcscan, after \"No reader was found.\": where connecting a reader is explained; the command and the section's name stay as they are.")
-    static let passwordHint = CopyMessage(.sentence, "passwordHint", "Run again with --password and its password.",
+    static let passwordHint = CopyMessage(.sentence, "passwordHint", "Run again with --password and the {object}'s password.",
         note: "Added after \"protected by a password\" or \"didn't accept the password\"; --password is the command's option and stays as it is.")
     static let passwordReaderHint = CopyMessage(.sentence, "passwordReaderHint", "This reader can't send a password. Use another reader.",
         note: "Added after \"protected by a password\" when the reader in use cannot pass a password to the object at all (--password would not help).")

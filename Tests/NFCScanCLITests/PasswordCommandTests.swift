@@ -7,7 +7,7 @@ import TestSupport
 /// is wrong and how to give it (exit status 83), with it the object reads.
 @Suite(.serialized) struct PasswordCommandTests {
     static let protected = "The poster is protected by a password."
-    static let hint = "Run again with --password and its password."
+    static let hint = "Run again with --password and the poster's password."
 
     @Test func aReadProtectedObjectReadsOnlyWithItsPassword() throws {
         let sim = try NFCSimPN532Child(["--uri", "https://example.com/poster", "--password", "1a2b3c4d", "--protect", "read", "--for", "60"])

@@ -12,7 +12,7 @@ scenario_session_password() {
   "$BUILD/nfcscan" --object badge --timeout 20 >"$DIR/nfcscan.out" 2>"$DIR/nfcscan.err" || status=$?
   check "nfcscan without the password: exit 83" test "$status" = 83
   check "it says the badge is protected and how to give the password" \
-    bash -c 'grep -q "The badge is protected by a password." "$1" && grep -q "Run again with --password and its password." "$1"' _ "$DIR/nfcscan.err"
+    grep -qzF $'The badge is protected by a password.\nRun again with --password and the badge\'s password.' "$DIR/nfcscan.err"
   session_client wrong --object badge --password 00000000 --timeout 20 --restart-after 0.5 --invalidate-when "$DIR/wrong-seen"
   wait_for "the refused password" 15 grep -q "didn't accept" "$DIR/session-wrong.jsonl" || true
   touch "$DIR/wrong-seen"
