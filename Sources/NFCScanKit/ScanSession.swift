@@ -139,9 +139,11 @@ public final class ScanSession: Sendable {
         }
     }
 
-    /// Takes `reader` into the session (``run()`` follows its events); false when the session is closed.
+    /// Takes `reader` into the session (``run()`` follows its events); false when the session is
+    /// closed. `announce` runs before its events are followed, so what it shows (the prompt to hold
+    /// an object near) comes before anything the reader's first object brings.
     @discardableResult
-    private func add(_ reader: any Reader) -> Bool {
+    private func add(_ reader: any Reader, announce: () -> Void = {}) -> Bool {
         let index = state.withLock { state -> Int? in
             guard !state.closed else { return nil }
             defer { state.nextIndex += 1 }
@@ -150,6 +152,7 @@ public final class ScanSession: Sendable {
             return state.nextIndex
         }
         guard let index else { return false }
+        announce()
         follow.yield(.reader(index: index, reader))
         return true
     }
@@ -163,7 +166,7 @@ public final class ScanSession: Sendable {
         for identifier in identifiers where !open.contains(identifier) {
             if let wanted, identifier != wanted, !identifier.contains(wanted) { continue }
             guard let reader = try? await provider.open(identifier) else { continue }
-            if add(reader) { added(reader) } else { await reader.close() }
+            if !add(reader, announce: { added(reader) }) { await reader.close() }
         }
     }
 

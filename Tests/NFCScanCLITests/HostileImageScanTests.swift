@@ -81,16 +81,6 @@ import TestSupport
         Case(name: "CC of a newer mapping version", image: {
             try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: message(), capacity: 144), cc: [0xE1, 0x20, 0x12, 0x00])
         }, stdout: nil, status: 65, sentence: { $0.newerForm }),
-        // Issue 23: pages behind a password (AUTH0 page 4, PROT: reads too) refused by a chip still
-        // in the field: through a PC/SC storage card (63 00, no GET_VERSION to tell a password
-        // from another refusal) 65, not "moved away too soon" (74). Through libnfc the chip names
-        // itself and the password is asked for (PasswordCommandTests).
-        Case(name: "the data area behind a password", image: {
-            var image = try ntag213(dataArea: try Type2MemoryImage.dataArea(holding: message(), capacity: 144))
-            image[41 * 4 + 3] = 0x04
-            image[42 * 4] |= 0x80
-            return image
-        }, stdout: nil, status: 65, backends: [.pcsc]),
         // Issue 23: lock bytes a Lock Control TLV announces, between it and the message (before:
         // "reserved TLV tag 0xff", 65), and a TLV of a reserved tag (before: refused).
         Case(name: "lock bytes between the TLVs", image: {
