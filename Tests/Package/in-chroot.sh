@@ -90,8 +90,11 @@ fi
 # 4b. The Chinese catalog (/usr/share/locale/zh_CN/LC_MESSAGES/nfcscan.mo) through libintl, in a
 #     root with no locale but C.UTF-8 (nfcscan needs none other); no reader here yet.
 out=$(su_tester "LANG=zh_CN.UTF-8 nfcscan readers" 2>&1) || true
-if [ "$out" = "未找到读卡器。请连接读卡器后重试。" ] && [ "$(su_tester "LANG=C nfcscan readers" 2>&1)" = "No reader was found. Connect one and try again." ]; then
-  pass "LANG=zh_CN.UTF-8 nfcscan readers: $out"
+# Each says where connecting a reader is explained (the man page that the package installs).
+if [ "$out" = $'未找到读卡器。请连接读卡器后重试。\n如何连接读卡器，请看“man nfcscan”（READERS）。' ] \
+   && [ "$(su_tester "LANG=C nfcscan readers" 2>&1)" = $'No reader was found. Connect one and try again.\nTo connect one, see “man nfcscan” (READERS).' ] \
+   && [ -e /usr/share/man/man1/nfcscan.1.gz ]; then
+  pass "LANG=zh_CN.UTF-8 nfcscan readers: ${out//$'\n'/ }"
 else
   echo "$out" >&2; fail "nfcscan readers in Chinese (the installed catalog)"
 fi
