@@ -32,6 +32,9 @@ let package = Package(
                        providers: [.apt(["libsystemd-dev"])]),
         // Not linked: opened on first use (CNFC/CMosquitto/shim.h says why).
         .systemLibrary(name: "CMosquitto", path: "CNFC/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // OpenSSL's libcrypto, for authenticity checks (LibCrypto): ECDSA on NXP's curves, AES, CMAC, X.509.
+        .systemLibrary(name: "COpenSSL", path: "CNFC/COpenSSL", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
         // glibc's mallopt, for nfcscand's memory to go back after a hostile caller's message.
         .systemLibrary(name: "CMalloc", path: "CNFC/CMalloc"),
         // glibc's libintl (dgettext, bindtextdomain), which Swift's Glibc module leaves out: the
@@ -55,7 +58,12 @@ let package = Package(
         .target(name: "NFCSim", dependencies: [
             "NDEF", "NFCTags", "POSIXEvents", .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        // Is this object genuine? Originality signatures, signed messages, tamper-evident links:
+        // what is checked and what a result means, the cryptography behind seams; pure.
+        .target(name: "Authenticity", dependencies: ["NDEF", "NFCTags"]),
         // Thin Swift wrappers, one per C library; nothing above them sees a C pointer.
+        // OpenSSL's libcrypto behind Authenticity's seams.
+        .target(name: "LibCrypto", dependencies: ["COpenSSL", "Authenticity"]),
         .target(name: "LibNFC", dependencies: ["CLibNFC", "POSIXEvents"]),
         .target(name: "PCSC", dependencies: ["CPCSCLite"]),
         // An MQTT client connection (libmosquitto on its own thread, events as an AsyncStream).
@@ -176,6 +184,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        .testTarget(name: "AuthenticityTests", dependencies: ["Authenticity", "LibCrypto", "NDEF", "NFCTags", "NFCSim", "TestSupport"]),
         .testTarget(name: "AppIdentityTests", dependencies: ["AppIdentity", "DesktopEntries"]),
         .testTarget(name: "WebNFCTests", dependencies: ["WebNFC", "AppIdentity", "NDEF", "NDEFReport", "TestSupport"]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCCopy", "DesktopEntries"]),

@@ -43,6 +43,7 @@ APT_PACKAGES=(
   pkg-config
   libnfc-dev libnfc-bin libnfc-examples
   libpcsclite-dev pcscd pcsc-tools
+  libssl-dev openssl
   libsystemd-dev systemd
   dbus dunst xvfb libnotify-bin python3-dbusmock python3-pyscard python3-dbus python3-gi xdg-utils socat
   python3-jsonschema

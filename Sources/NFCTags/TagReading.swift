@@ -38,6 +38,9 @@ public struct TagReading: Hashable, Sendable {
     /// False for a blank object, one never formatted for messages (no NDEF magic number, no
     /// NDEF application or directory): it reads as holding nothing, as a formatted empty one does.
     public var formatted: Bool
+    /// The chip's originality signature as read, for chips that carry one (nil: the chip is of no
+    /// family NXP signs, or its family is not known).
+    public var originality: OriginalityEvidence?
 
     public init(platform: TagPlatform, product: String?, uid: [UInt8]?, capacity: Int, ndefBytes: [UInt8], roundTrips: Int,
                 formatted: Bool = true) {

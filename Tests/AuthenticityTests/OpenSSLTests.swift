@@ -1,0 +1,7 @@
+import Authenticity
+import LibCrypto
+import Testing
+
+@Suite struct OpenSSLTests {
+    @Test func links() { _ = OpenSSL() }
+}
