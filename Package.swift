@@ -78,10 +78,10 @@ let package = Package(
         .target(name: "NFCCopy", dependencies: ["NDEF", "NDEFReport", "NFCTags", "CIntl"]),
         // What was read from an object (its report in one tree) and what to write to one: the
         // values the daemon's core decides on, pure.
-        .target(name: "NFCObjects", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCCopy"]),
+        .target(name: "NFCObjects", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCCopy", "Authenticity"]),
         // Scanning for a person: a scan over every reader the backends see, reports and writes;
         // the daemon's Swift clients (scan and write sessions over D-Bus).
-        .target(name: "NFCScanKit", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCBusAPI", "DBusValues", "Systemd"]),
+        .target(name: "NFCScanKit", dependencies: ["Authenticity", "LibCrypto", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCBusAPI", "DBusValues", "Systemd"]),
         // D-Bus values as a value type: what the daemon's core builds and decodes, with no bus.
         .target(name: "DBusValues"),
         // The values nfcscand's D-Bus API shares with its clients: its names, a report as a{sv}.

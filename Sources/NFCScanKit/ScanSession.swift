@@ -1,3 +1,5 @@
+import Authenticity
+import LibCrypto
 import NDEF
 import NFCObjects
 import NFCReaders
@@ -74,6 +76,7 @@ public final class ScanSession: Sendable {
     private let removed: @Sendable (any Reader, (any Error)?) -> Void
     private let heldElsewhere: (@Sendable (any Reader, Bool) -> Void)?
     private let departed: @Sendable (any Reader) -> Void
+    private let checks: AuthenticityChecks
 
     /// The readers open now.
     public var readers: [any Reader] {
@@ -91,11 +94,13 @@ public final class ScanSession: Sendable {
     ///     exclusively; the reader stays open and is read again once it is free. Nil (a one-shot
     ///     scan): such a reader is closed and counts as failed with ``ReaderError/heldExclusively(reader:)``.
     ///   - departed: called (while ``next(timeout:arrived:)`` waits) when an object left a reader.
+    ///   - checks: what each object read is checked for (is it genuine: Docs/authenticity.md).
     public init(readers: [any Reader], directory: ReaderDirectory? = nil, wanted: String? = nil,
                 noneYet: ReaderError? = nil, added: @escaping @Sendable (any Reader) -> Void = { _ in },
                 removed: @escaping @Sendable (any Reader, (any Error)?) -> Void = { _, _ in },
                 heldElsewhere: (@Sendable (any Reader, Bool) -> Void)? = nil,
-                departed: @escaping @Sendable (any Reader) -> Void = { _ in }) {
+                departed: @escaping @Sendable (any Reader) -> Void = { _ in }, checks: AuthenticityChecks = .openSSL) {
+        self.checks = checks
         self.removed = removed
         self.departed = departed
         self.heldElsewhere = heldElsewhere
@@ -190,7 +195,7 @@ public final class ScanSession: Sendable {
             let reading = try await object.readNDEF(password: password())
             await object.release()
             return ScannedObject(readerName: reader.name, backend: reader.backend, identifier: object.identifier,
-                                 technology: object.technology, reading: reading)
+                                 technology: object.technology, reading: reading, authenticity: checks.examine(reading))
         } catch {
             await object.release()
             throw .read(error, readerName: reader.name, identifier: object.identifier)

@@ -1,0 +1,47 @@
+import NFCTags
+
+/// What is checked on every object read, and with what: the cryptography (LibCrypto's OpenSSL in
+/// the product) and the person's own trust (configured roots, secure-link keys). Built once by
+/// whoever reads (NFCScanKit's ``ScanSession``), run on each reading where it is read.
+public struct AuthenticityChecks: Sendable {
+    public var ecdsa: any RawECDSAVerifying
+    public var aes: any AES128
+    public var certificates: any CertificateVerifying
+
+    public init(ecdsa: any RawECDSAVerifying, aes: any AES128, certificates: any CertificateVerifying) {
+        self.ecdsa = ecdsa
+        self.aes = aes
+        self.certificates = certificates
+    }
+
+    /// Everything the checks find on `reading`: each part is pure, given the seams.
+    public func examine(_ reading: TagReading) -> AuthenticityFindings {
+        var findings = AuthenticityFindings()
+        findings.genuine = originality(of: reading)
+        return findings
+    }
+
+    /// The chip's originality verdict; nil when nothing could be checked.
+    func originality(of reading: TagReading) -> Genuineness? {
+        nil
+    }
+}
+
+/// What the checks found on one object: carried on the ``ScannedObject`` into every report.
+public struct AuthenticityFindings: Hashable, Sendable {
+    /// Whether the chip is the one it claims to be (its originality signature); nil when it could
+    /// not be checked (no signature to check on such a chip, or the link cannot ask for it).
+    public var genuine: Genuineness?
+
+    public init(genuine: Genuineness? = nil) {
+        self.genuine = genuine
+    }
+}
+
+/// A chip's originality verdict.
+public enum Genuineness: Hashable, Sendable {
+    /// Its signature verifies under this NXP key (its name in ``OriginalityKeys``).
+    case genuine(key: String)
+    /// Its signature does not verify, or it has none where a genuine chip must: why, for `--verbose`.
+    case notGenuine(reason: String)
+}
