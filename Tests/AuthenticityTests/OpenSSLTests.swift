@@ -200,7 +200,7 @@ import TestSupport
         let pki = try TestCertificates.shared()
         try OpenSSLCommand.inScratchDirectory { directory in
             let anchor = try pki.writeRoot(into: directory)
-            for scheme in [TestCertificates.Scheme.ecdsa, .rsaPKCS1v15] {
+            for scheme in [TestCertificates.Scheme.ecdsa, .rsaPKCS1v15, .dsa] {
                 #expect(openSSL.chain(certificate: pki.leaf(scheme), intermediates: [pki.intermediate], extraAnchors: [anchor])
                         == .trusted(organization: "Example Ltd", commonName: "Example Signing"))
             }
@@ -308,6 +308,7 @@ import TestSupport
         case .ecdsa: .ecdsa
         case .rsaPKCS1v15: .rsaPKCS1v15
         case .rsaPSS: .rsaPSS
+        case .dsa: .dsa
         }
     }
 }
