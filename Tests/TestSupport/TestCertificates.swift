@@ -42,12 +42,11 @@ public struct OpenSSLFailure: Error, CustomStringConvertible {
 /// CA the root signed, and three leaf certificates the intermediate signed — with an EC P-256
 /// key, an RSA-2048 key and a DSA-2048 key, all with the subject O=Example Ltd, CN=Example
 /// Signing — plus a self-signed certificate of the EC leaf's key with the same subject (which
-/// nothing trusts).
-/// Valid from when they are made for two days.
+/// nothing trusts). Valid from when they are made for two days.
 ///
-/// Made once per test process (``shared()``): RSA keys and DSA parameters take a moment to make. The value holds
-/// only bytes (certificates as DER, keys as PEM text); files exist only while a call needs them,
-/// so nothing is left behind. Typical use:
+/// Made once per test process (``shared()``): RSA keys and DSA parameters take a moment to make.
+/// The value holds only bytes (certificates as DER, keys as PEM text); files exist only while a
+/// call needs them, so nothing is left behind. Typical use:
 ///
 ///     let pki = try TestCertificates.shared()
 ///     let signature = try pki.sign(data, .ecdsa)
@@ -78,29 +77,24 @@ public struct TestCertificates: Sendable {
     public let intermediate: [UInt8]
     /// The self-signed certificate (DER) of the EC leaf's key.
     public let selfSigned: [UInt8]
-    private let ecLeaf: [UInt8]
-    private let rsaLeaf: [UInt8]
-    private let dsaLeaf: [UInt8]
-    private let ecKeyPEM: String
-    private let rsaKeyPEM: String
-    private let dsaKeyPEM: String
+    private struct Signer: Sendable {
+        var certificate: [UInt8]
+        var keyPEM: String
+    }
+    private let ec: Signer
+    private let rsa: Signer
+    private let dsa: Signer
+
+    private func signer(_ scheme: Scheme) -> Signer {
+        switch scheme {
+        case .ecdsa: ec
+        case .rsaPKCS1v15, .rsaPSS: rsa
+        case .dsa: dsa
+        }
+    }
 
     /// The leaf certificate (DER) whose key signs with `scheme`.
-    public func leaf(_ scheme: Scheme) -> [UInt8] {
-        switch scheme {
-        case .ecdsa: ecLeaf
-        case .rsaPKCS1v15, .rsaPSS: rsaLeaf
-        case .dsa: dsaLeaf
-        }
-    }
-
-    private func keyPEM(_ scheme: Scheme) -> String {
-        switch scheme {
-        case .ecdsa: ecKeyPEM
-        case .rsaPKCS1v15, .rsaPSS: rsaKeyPEM
-        case .dsa: dsaKeyPEM
-        }
-    }
+    public func leaf(_ scheme: Scheme) -> [UInt8] { signer(scheme).certificate }
 
     /// The process's hierarchy, made on first use; throws if `openssl` is missing or fails.
     public static func shared() throws -> TestCertificates { try made.get() }
@@ -110,7 +104,7 @@ public struct TestCertificates: Sendable {
     /// `data` signed with `scheme` by the leaf ``leaf(_:)`` returns for it.
     public func sign(_ data: [UInt8], _ scheme: Scheme) throws -> [UInt8] {
         try OpenSSLCommand.inScratchDirectory { directory in
-            try Data(keyPEM(scheme).utf8).write(to: directory.appendingPathComponent("key.pem"))
+            try Data(signer(scheme).keyPEM.utf8).write(to: directory.appendingPathComponent("key.pem"))
             try Data(data).write(to: directory.appendingPathComponent("data"))
             let pss = ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:digest"]
             try OpenSSLCommand.run(["dgst", "-sha256", "-sign", "key.pem"] + (scheme == .rsaPSS ? pss : [])
@@ -119,7 +113,7 @@ public struct TestCertificates: Sendable {
         }
     }
 
-    /// Writes the root CA's certificate as `root.pem` in `directory` (a trust anchor file, e.g. in
+    /// Writes the root CA's certificate as `name` in `directory` (a trust anchor file, e.g. in
     /// a configuration's `trust/`); returns its path.
     @discardableResult
     public func writeRoot(into directory: URL, name: String = "root.pem") throws -> String {
@@ -162,13 +156,10 @@ public struct TestCertificates: Sendable {
         rootPEM = made[0]
         root = OpenSSLCommand.der(fromPEM: made[0])
         intermediate = OpenSSLCommand.der(fromPEM: made[1])
-        ecLeaf = OpenSSLCommand.der(fromPEM: made[2])
-        rsaLeaf = OpenSSLCommand.der(fromPEM: made[3])
-        dsaLeaf = OpenSSLCommand.der(fromPEM: made[4])
+        ec = Signer(certificate: OpenSSLCommand.der(fromPEM: made[2]), keyPEM: made[6])
+        rsa = Signer(certificate: OpenSSLCommand.der(fromPEM: made[3]), keyPEM: made[7])
+        dsa = Signer(certificate: OpenSSLCommand.der(fromPEM: made[4]), keyPEM: made[8])
         selfSigned = OpenSSLCommand.der(fromPEM: made[5])
-        ecKeyPEM = made[6]
-        rsaKeyPEM = made[7]
-        dsaKeyPEM = made[8]
     }
 
     /// Extensions as a real hierarchy has them: CAs may sign certificates, leaves only data.
