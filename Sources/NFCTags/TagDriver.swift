@@ -49,6 +49,8 @@ public struct TagStatus: Hashable, Sendable {
     /// Whether a password protects writing (NTAG21x AUTH0 within memory), when the driver knows.
     public var passwordProtected: Bool?
     public var roundTrips: Int
+    /// The chip's originality signature as read (``TagReading/originality``), for `nfcscan info`.
+    public var originality: OriginalityEvidence?
 
     public init(platform: TagPlatform, product: String?, uid: [UInt8]?, formatted: Bool, access: Access,
                 capacity: Int, used: Int, passwordProtected: Bool? = nil, roundTrips: Int) {

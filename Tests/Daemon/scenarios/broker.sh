@@ -28,6 +28,7 @@ scenario_broker() {
   check "the event: a UUID, seq 1, an RFC 3339 time, station, reader, uid" test "$(json "$DIR/scan.jsonl" \
     'bool(__import__("uuid").UUID(d["event_id"]) and d["seq"] == 1 and __import__("datetime").datetime.fromisoformat(d["time"].replace("Z", "+00:00")) and d["station"] == "counter-2" and d["reader"] and len(d["uid"]) >= 8)')" = True
   check "tag_id: the id of the Home Assistant tag link" test "$(json "$DIR/scan.jsonl" 'd["tag_id"]')" = front-door
+  check "genuine: the object's, as nfcscan --json gives it" test "$(json "$DIR/scan.jsonl" 'type(d.get("genuine")).__name__')" = bool
   check "publish = records (the default): the records as nfcscan --json gives them" \
     test "$(json "$DIR/scan.jsonl" 'd["records"][0]["uri"]')" = https://www.home-assistant.io/tag/front-door
   wait_for "discovery for the reader" 10 eval 'grep -q "^homeassistant/tag/counter-2_[A-Za-z0-9_-]*/config " "$DIR/mqtt.log"'
