@@ -15,6 +15,11 @@ scenario_broker() {
   timeout 10 "$NFCSCAND" >"$DIR/bad-config.log" 2>&1 || status=$?
   check "a mistake in [broker]: exit 78" test "$status" = 78
   check "naming the file, the line and why" grep -q 'nfcscand.conf:3: ca-file needs an mqtts:// url (TLS)' "$DIR/bad-config.log"
+  printf '[authenticity]\nnot-genuine = mark\n' >"$conf"
+  status=0
+  timeout 10 "$NFCSCAND" >"$DIR/bad-authenticity.log" 2>&1 || status=$?
+  check "[authenticity] not-genuine takes report or refuse: exit 78, the file and line" \
+    eval 'test "$status" = 78 && grep -q "nfcscand.conf:2: not-genuine is one of: report, refuse" "$DIR/bad-authenticity.log"'
 
   printf '[broker]\nurl = mqtt://127.0.0.1:%s\nstation = counter-2\n' "$MQTT_PORT" >"$conf"
   mqtt_watch "$DIR/mqtt.log" 'nfcscan/#' 'homeassistant/#'
