@@ -406,11 +406,15 @@ extension DaemonCore {
             log(.error, "no reader is left and none can appear: \(error)")
             if let session = sessions.active { endSession(session.id, .unavailable, message: copy(for: session.options).noReader) }
         case .scanned(let object):
-            if configuration.notGenuine == .refuse, case .notGenuine(let reason)? = object.authenticity.genuine {
+            if case .notGenuine(let reason)? = object.authenticity.genuine {
+                // The report says only genuine false: why is in the journal.
                 let uid = Hex.string(object.identifier)
-                log(.notice, "an object whose chip is not genuine is refused: \(reason)", ["reader": object.readerName, "uid": uid])
-                effects.append(.observe(.refused(reader: object.readerName, uid: uid, reason: reason, session: sessions.active?.id)))
-                return lookAgain()
+                if configuration.notGenuine == .refuse {
+                    log(.notice, "an object whose chip is not genuine is refused: \(reason)", ["reader": object.readerName, "uid": uid])
+                    effects.append(.observe(.refused(reader: object.readerName, uid: uid, reason: reason, session: sessions.active?.id)))
+                    return lookAgain()
+                }
+                log(.info, "an object whose chip is not genuine: \(reason)", ["reader": object.readerName, "uid": uid])
             }
             let report: ReportValue
             do {
