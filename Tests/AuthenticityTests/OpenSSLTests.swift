@@ -168,3 +168,124 @@ import TestSupport
         #expect(openSSL.cmac(key: key, [UInt8](repeating: 0, count: (1 << 20) + 1)) == nil)
     }
 }
+
+/// OpenSSL behind the certificate seam, on a hierarchy `openssl` makes for the test run.
+@Suite struct CertificateTests {
+    let openSSL = OpenSSL()
+    let data = Array("A message a Signature record covers: its records' type, id and payload.".utf8)
+
+    @Test(arguments: TestCertificates.Scheme.allCases)
+    func aLeafsSignatureVerifiesAndFailsOnAnyChangedByte(_ scheme: TestCertificates.Scheme) throws {
+        let pki = try TestCertificates.shared()
+        let signature = try pki.sign(data, scheme)
+        #expect(openSSL.verifies(certificate: pki.leaf(scheme), scheme: Self.seam(scheme), data: data, signature: signature))
+        for position in [0, data.count / 2, data.count - 1] {
+            var changed = data
+            changed[position] ^= 0x20
+            #expect(!openSSL.verifies(certificate: pki.leaf(scheme), scheme: Self.seam(scheme), data: changed, signature: signature))
+        }
+        var changed = signature
+        changed[changed.count / 2] ^= 0x01
+        #expect(!openSSL.verifies(certificate: pki.leaf(scheme), scheme: Self.seam(scheme), data: data, signature: changed))
+        // Under another certificate's key, or read as another scheme.
+        let other: TestCertificates.Scheme = scheme == .ecdsa ? .rsaPKCS1v15 : .ecdsa
+        #expect(!openSSL.verifies(certificate: pki.leaf(other), scheme: Self.seam(scheme), data: data, signature: signature))
+        for wrong in [SignedDataScheme.rsaPSS, .rsaPKCS1v15, .dsa, .ecdsa] where wrong != Self.seam(scheme) {
+            #expect(!openSSL.verifies(certificate: pki.leaf(scheme), scheme: wrong, data: data, signature: signature))
+        }
+    }
+
+    @Test func aChainToAConfiguredAnchorIsTrustedWithItsSubject() throws {
+        let pki = try TestCertificates.shared()
+        try OpenSSLCommand.inScratchDirectory { directory in
+            let anchor = try pki.writeRoot(into: directory)
+            for scheme in [TestCertificates.Scheme.ecdsa, .rsaPKCS1v15] {
+                #expect(openSSL.chain(certificate: pki.leaf(scheme), intermediates: [pki.intermediate], extraAnchors: [anchor])
+                        == .trusted(organization: "Example Ltd", commonName: "Example Signing"))
+            }
+            // Anchors that cannot be read are passed over, and said so if the chain then fails.
+            let unreadable = ["/dev/zero", directory.path, directory.appendingPathComponent("absent.pem").path]
+            #expect(openSSL.chain(certificate: pki.leaf(.ecdsa), intermediates: [pki.intermediate], extraAnchors: unreadable + [anchor])
+                    == .trusted(organization: "Example Ltd", commonName: "Example Signing"))
+            guard case .untrusted(let reason) = openSSL.chain(certificate: pki.leaf(.ecdsa), intermediates: [pki.intermediate],
+                                                               extraAnchors: unreadable) else {
+                Issue.record("trusted without its anchor")
+                return
+            }
+            #expect(reason.contains("/dev/zero"), "\(reason)")
+        }
+    }
+
+    @Test func withoutTheAnchorOrTheIntermediateItIsNot() throws {
+        let pki = try TestCertificates.shared()
+        let reason = "unable to get local issuer certificate"
+        #expect(openSSL.chain(certificate: pki.leaf(.ecdsa), intermediates: [pki.intermediate], extraAnchors: []) == .untrusted(reason))
+        try OpenSSLCommand.inScratchDirectory { directory in
+            let anchor = try pki.writeRoot(into: directory)
+            #expect(openSSL.chain(certificate: pki.leaf(.ecdsa), intermediates: [], extraAnchors: [anchor]) == .untrusted(reason))
+            // The intermediate's own key does not make the leaf's chain; nor does the leaf vouch for itself.
+            #expect(openSSL.chain(certificate: pki.leaf(.ecdsa), intermediates: [pki.leaf(.rsaPKCS1v15)], extraAnchors: [anchor])
+                    == .untrusted(reason))
+            #expect(openSSL.chain(certificate: pki.selfSigned, intermediates: [pki.intermediate], extraAnchors: [anchor])
+                    == .untrusted("self-signed certificate"))
+        }
+    }
+
+    @Test func malformedOrOversizedInputsAreRefused() throws {
+        let pki = try TestCertificates.shared()
+        let leaf = pki.leaf(.ecdsa)
+        let signature = try pki.sign(data, .ecdsa)
+        let malformed: [[UInt8]] = [[], [0x30], Array(leaf.dropLast()), leaf + [0], [UInt8](repeating: 0x30, count: 17 * 1024)]
+        for certificate in malformed {
+            #expect(!openSSL.verifies(certificate: certificate, scheme: .ecdsa, data: data, signature: signature))
+            guard case .untrusted = openSSL.chain(certificate: certificate, intermediates: [], extraAnchors: []) else {
+                Issue.record("a certificate of \(certificate.count) bytes trusted")
+                continue
+            }
+        }
+        #expect(!openSSL.verifies(certificate: leaf, scheme: .ecdsa, data: data, signature: []))
+        #expect(!openSSL.verifies(certificate: leaf, scheme: .ecdsa, data: data, signature: signature + [UInt8](repeating: 0, count: 4096)))
+        #expect(!openSSL.verifies(certificate: leaf, scheme: .ecdsa, data: [UInt8](repeating: 0, count: (1 << 20) + 1), signature: signature))
+        #expect(openSSL.chain(certificate: leaf, intermediates: Array(repeating: pki.intermediate, count: 9), extraAnchors: [])
+                == .untrusted("more than 8 intermediate certificates"))
+        guard case .untrusted = openSSL.chain(certificate: leaf, intermediates: [pki.intermediate, [0x30, 0x82]], extraAnchors: []) else {
+            Issue.record("a malformed intermediate passed")
+            return
+        }
+    }
+
+    /// Certificates with random bytes changed: whatever OpenSSL's parser makes of them, nothing
+    /// crashes, and no changed certificate chains to the anchor.
+    @Test func mutatedCertificatesAreNeverTrusted() throws {
+        let pki = try TestCertificates.shared()
+        let signature = try pki.sign(data, .ecdsa)
+        var generator = SystemRandomNumberGenerator()
+        try OpenSSLCommand.inScratchDirectory { directory in
+            let anchor = try pki.writeRoot(into: directory)
+            // Each chain reads the system's trust store (tens of milliseconds): few rounds, several bytes each.
+            for _ in 0..<60 {
+                var certificate = pki.leaf(.ecdsa)
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    certificate[Int.random(in: certificate.indices, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                }
+                if certificate == pki.leaf(.ecdsa) { continue }
+                // A change outside the key (the validity, the issuer's signature) may still verify
+                // the data: vouching for the key is the chain's business.
+                _ = openSSL.verifies(certificate: certificate, scheme: .ecdsa, data: data, signature: signature)
+                let verdict = openSSL.chain(certificate: certificate, intermediates: [pki.intermediate], extraAnchors: [anchor])
+                guard case .untrusted = verdict else {
+                    Issue.record("a changed certificate trusted: \(certificate)")
+                    return
+                }
+            }
+        }
+    }
+
+    static func seam(_ scheme: TestCertificates.Scheme) -> SignedDataScheme {
+        switch scheme {
+        case .ecdsa: .ecdsa
+        case .rsaPKCS1v15: .rsaPKCS1v15
+        case .rsaPSS: .rsaPSS
+        }
+    }
+}
