@@ -53,7 +53,8 @@ public struct TagStatus: Hashable, Sendable {
     public var originality: OriginalityEvidence?
 
     public init(platform: TagPlatform, product: String?, uid: [UInt8]?, formatted: Bool, access: Access,
-                capacity: Int, used: Int, passwordProtected: Bool? = nil, roundTrips: Int) {
+                capacity: Int, used: Int, passwordProtected: Bool? = nil, roundTrips: Int, originality: OriginalityEvidence? = nil) {
+        self.originality = originality
         self.platform = platform
         self.product = product
         self.uid = uid
