@@ -16,16 +16,16 @@ extension AuthenticityChecks {
         case nil:
             return .unchecked("not a chip NXP signs at the factory, or its kind is not known")
         case .notCarried(let family, let reason):
-            return .unchecked("this reader cannot ask a \(family.chipName) chip for its signature: \(reason)")
+            return .unchecked("this reader cannot ask the chip (\(family.chipName)) for its signature: \(reason)")
         case .missing(let family):
-            return .verdict(.notGenuine(reason: "it names itself a \(family.chipName) chip but did not answer the signature command; a genuine one always does"))
+            return .verdict(.notGenuine(reason: "it names itself \(family.chipName) but did not answer the signature command; a genuine one always does"))
         case .signature(let family, let signature):
             guard let uid, !uid.isEmpty else {
                 return .unchecked("the reader gave no UID to check the \(family.chipName) signature against")
             }
             let expected = 2 * family.curve.scalarLength
             guard signature.count == expected else {
-                return .verdict(.notGenuine(reason: "its signature is \(signature.count) bytes; a \(family.chipName) chip's is \(expected)"))
+                return .verdict(.notGenuine(reason: "its signature is \(signature.count) bytes, not the \(expected) of \(family.chipName)"))
             }
             guard signature.contains(where: { $0 != 0 }) else {
                 return .verdict(.notGenuine(reason: "its signature is all zeros, as copies and rewritable look-alikes answer"))

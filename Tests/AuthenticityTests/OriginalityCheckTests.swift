@@ -71,7 +71,7 @@ import TestSupport
         let zeros = checks.originality(of: .signature(.ntag21x, [UInt8](repeating: 0, count: 32)), uid: uid)
         #expect(zeros.verdict == .notGenuine(reason: "its signature is all zeros, as copies and rewritable look-alikes answer"))
         let short = checks.originality(of: .signature(.ntag21x, [UInt8](repeating: 0xA5, count: 31)), uid: uid)
-        #expect(short.verdict == .notGenuine(reason: "its signature is 31 bytes; a NTAG21x chip's is 32"))
+        #expect(short.verdict == .notGenuine(reason: "its signature is 31 bytes, not the 32 of NTAG21x"))
         // A 424 DNA signature is 56 bytes: a 32-byte one is refused before any arithmetic.
         #expect(checks.originality(of: .signature(.ntag424DNA, Self.chips[0].signature), uid: uid).verdict?.isGenuine == false)
         // Flipper's ug_Rickroll_no_ads "NTAG215": its UID repeated, the signature a copier wrote.

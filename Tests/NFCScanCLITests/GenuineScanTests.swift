@@ -56,4 +56,22 @@ import TestSupport
         let copyInfo = try ScanCLI.run(["info", "--object", "badge", "--timeout", "10"], connstring: copySim.connstring)
         #expect(copyInfo.stdout.hasSuffix("This badge's chip may not be genuine.\n"), "\(copyInfo.stdout)\n\(copyInfo.stderr)")
     }
+
+    /// Through a private pcscd: an ACR122U passes READ_SIG (genuine); a storage-card reader maps
+    /// only reads, so nothing is checked: `genuine` is absent and --verbose says why.
+    @Test func throughPCSCAPassThroughReaderChecksAndAStorageCardReaderCannot() throws {
+        let genuine = try Self.dump(uid: Self.uid)
+        defer { try? FileManager.default.removeItem(at: genuine) }
+        for (reader, expected) in [("acr122u", true as Bool?), ("storage-card", nil)] {
+            let pcscd = try PrivatePCSCD(nfcsim: ["--reader", reader, "--dump", genuine.path, "--after", "0.5", "--for", "20"])
+            defer { pcscd.stop() }
+            let scan = try PCSCScanTests.nfcscan(["--json", "--verbose", "--timeout", "10"], socket: pcscd.socket)
+            let object = try Self.json(scan)
+            #expect(object["genuine"] as? Bool == expected, "\(reader): \(scan.stdout)\n\(scan.stderr)\n\(pcscd.log)")
+            if expected == nil {
+                #expect(scan.stderr.contains("nfcscan: genuineness not checked: this reader cannot ask the chip (NTAG21x) for its signature"),
+                        "\(scan.stderr)")
+            }
+        }
+    }
 }
