@@ -52,5 +52,17 @@ scenario_broker() {
   wait_for "availability offline after a stop" 10 eval '[ "$(grep "^nfcscan/counter-2/availability " "$DIR/mqtt.log" | tail -n 1)" = "nfcscan/counter-2/availability offline" ]' || true
   check "availability: online while it ran, a clean offline after SIGTERM" \
     test "$(sed -n 's|^nfcscan/counter-2/availability ||p' "$DIR/mqtt.log" | tr '\n' ' ')" = "online offline "
+
+  # [authenticity] not-genuine = refuse: nfcsim's made-up NTAG213 answers READ_SIG with zeros, so
+  # it is refused: logged with why, and the broker gets no scan event for it.
+  printf '[broker]\nurl = mqtt://127.0.0.1:%s\nstation = counter-2\n[authenticity]\nnot-genuine = refuse\n' "$MQTT_PORT" >"$conf"
+  kill "$SIM_PID" 2>/dev/null || true
+  wait "$SIM_PID" 2>/dev/null || true
+  rm -f "$DIR/pn532"
+  sim --uri https://www.home-assistant.io/tag/front-door --after 2 --for 2
+  daemon
+  wait_for "the copy refused" 15 grep -q "an object whose chip is not genuine is refused: its signature is all zeros" "$DIR/nfcscand.log" || true
+  check "not-genuine = refuse: the copy is logged with why and not published" \
+    eval 'grep -q "is refused: its signature is all zeros" "$DIR/nfcscand.log" && test "$(lines_matching "^nfcscan/counter-2/scan " "$DIR/mqtt.log")" = 1'
   finish
 }
