@@ -1,6 +1,7 @@
 import Authenticity
 import Foundation
 import LibCrypto
+import Synchronization
 import Testing
 import TestSupport
 
@@ -199,7 +200,7 @@ import TestSupport
         let pki = try TestCertificates.shared()
         try OpenSSLCommand.inScratchDirectory { directory in
             let anchor = try pki.writeRoot(into: directory)
-            for scheme in [TestCertificates.Scheme.ecdsa, .rsaPKCS1v15] {
+            for scheme in [TestCertificates.Scheme.ecdsa, .rsaPKCS1v15, .dsa] {
                 #expect(openSSL.chain(certificate: pki.leaf(scheme), intermediates: [pki.intermediate], extraAnchors: [anchor])
                         == .trusted(organization: "Example Ltd", commonName: "Example Signing"))
             }
@@ -281,11 +282,33 @@ import TestSupport
         }
     }
 
+    /// One value serves every thread: each call makes and frees its own OpenSSL objects.
+    @Test func answersAlikeFromManyThreadsAtOnce() throws {
+        let pki = try TestCertificates.shared()
+        let signature = try pki.sign(data, .rsaPSS)
+        let chip = OriginalitySignatureTests.chips[0]
+        let right = Atomic(0)
+        try OpenSSLCommand.inScratchDirectory { directory in
+            let anchor = try pki.writeRoot(into: directory)
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                let alike = (0..<20).allSatisfy { _ in
+                    openSSL.verifies(curve: chip.curve, publicKey: hex(chip.key), digest: hex(chip.uid), signature: hex(chip.signature))
+                        && openSSL.verifies(certificate: pki.leaf(.rsaPSS), scheme: .rsaPSS, data: data, signature: signature)
+                        && openSSL.cmac(key: [UInt8](repeating: 1, count: 16), data)?.count == 16
+                } && openSSL.chain(certificate: pki.leaf(.rsaPSS), intermediates: [pki.intermediate], extraAnchors: [anchor])
+                    == .trusted(organization: "Example Ltd", commonName: "Example Signing")
+                if alike { right.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(right.load(ordering: .relaxed) == 8)
+    }
+
     static func seam(_ scheme: TestCertificates.Scheme) -> SignedDataScheme {
         switch scheme {
         case .ecdsa: .ecdsa
         case .rsaPKCS1v15: .rsaPKCS1v15
         case .rsaPSS: .rsaPSS
+        case .dsa: .dsa
         }
     }
 }

@@ -39,14 +39,14 @@ public struct OpenSSLFailure: Error, CustomStringConvertible {
 }
 
 /// A throwaway certificate hierarchy made with the `openssl` command: a root CA, an intermediate
-/// CA the root signed, and two leaf certificates the intermediate signed — one with an EC P-256
-/// key, one with an RSA-2048 key, both with the subject O=Example Ltd, CN=Example Signing — plus
-/// a self-signed certificate of the EC leaf's key with the same subject (which nothing trusts).
-/// Valid from when they are made for two days.
+/// CA the root signed, and three leaf certificates the intermediate signed — with an EC P-256
+/// key, an RSA-2048 key and a DSA-2048 key, all with the subject O=Example Ltd, CN=Example
+/// Signing — plus a self-signed certificate of the EC leaf's key with the same subject (which
+/// nothing trusts). Valid from when they are made for two days.
 ///
-/// Made once per test process (``shared()``): an RSA key takes a moment to make. The value holds
-/// only bytes (certificates as DER, keys as PEM text); files exist only while a call needs them,
-/// so nothing is left behind. Typical use:
+/// Made once per test process (``shared()``): RSA keys and DSA parameters take a moment to make.
+/// The value holds only bytes (certificates as DER, keys as PEM text); files exist only while a
+/// call needs them, so nothing is left behind. Typical use:
 ///
 ///     let pki = try TestCertificates.shared()
 ///     let signature = try pki.sign(data, .ecdsa)
@@ -61,9 +61,11 @@ public struct TestCertificates: Sendable {
         case rsaPKCS1v15
         /// RSASSA-PSS with the RSA leaf's key, MGF1 with SHA-256, salt as long as the digest (32).
         case rsaPSS
+        /// DSA with the DSA leaf's key (2048-bit p, 256-bit q); the signature DER-encoded.
+        case dsa
     }
 
-    /// The subject's organization (O) and common name (CN) of both leaves and the self-signed one.
+    /// The subject's organization (O) and common name (CN) of the leaves and the self-signed one.
     public static let organization = "Example Ltd"
     public static let commonName = "Example Signing"
 
@@ -75,13 +77,24 @@ public struct TestCertificates: Sendable {
     public let intermediate: [UInt8]
     /// The self-signed certificate (DER) of the EC leaf's key.
     public let selfSigned: [UInt8]
-    private let ecLeaf: [UInt8]
-    private let rsaLeaf: [UInt8]
-    private let ecKeyPEM: String
-    private let rsaKeyPEM: String
+    private struct Signer: Sendable {
+        var certificate: [UInt8]
+        var keyPEM: String
+    }
+    private let ec: Signer
+    private let rsa: Signer
+    private let dsa: Signer
+
+    private func signer(_ scheme: Scheme) -> Signer {
+        switch scheme {
+        case .ecdsa: ec
+        case .rsaPKCS1v15, .rsaPSS: rsa
+        case .dsa: dsa
+        }
+    }
 
     /// The leaf certificate (DER) whose key signs with `scheme`.
-    public func leaf(_ scheme: Scheme) -> [UInt8] { scheme == .ecdsa ? ecLeaf : rsaLeaf }
+    public func leaf(_ scheme: Scheme) -> [UInt8] { signer(scheme).certificate }
 
     /// The process's hierarchy, made on first use; throws if `openssl` is missing or fails.
     public static func shared() throws -> TestCertificates { try made.get() }
@@ -91,7 +104,7 @@ public struct TestCertificates: Sendable {
     /// `data` signed with `scheme` by the leaf ``leaf(_:)`` returns for it.
     public func sign(_ data: [UInt8], _ scheme: Scheme) throws -> [UInt8] {
         try OpenSSLCommand.inScratchDirectory { directory in
-            try Data((scheme == .ecdsa ? ecKeyPEM : rsaKeyPEM).utf8).write(to: directory.appendingPathComponent("key.pem"))
+            try Data(signer(scheme).keyPEM.utf8).write(to: directory.appendingPathComponent("key.pem"))
             try Data(data).write(to: directory.appendingPathComponent("data"))
             let pss = ["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:digest"]
             try OpenSSLCommand.run(["dgst", "-sha256", "-sign", "key.pem"] + (scheme == .rsaPSS ? pss : [])
@@ -100,7 +113,7 @@ public struct TestCertificates: Sendable {
         }
     }
 
-    /// Writes the root CA's certificate as `root.pem` in `directory` (a trust anchor file, e.g. in
+    /// Writes the root CA's certificate as `name` in `directory` (a trust anchor file, e.g. in
     /// a configuration's `trust/`); returns its path.
     @discardableResult
     public func writeRoot(into directory: URL, name: String = "root.pem") throws -> String {
@@ -132,17 +145,21 @@ public struct TestCertificates: Sendable {
                       by: "root", serial: 2, extensions: "ca")
             try issue("ec", key: p256, subject: leafSubject, by: "intermediate", serial: 3, extensions: "leaf")
             try issue("rsa", key: ["-newkey", "RSA:2048"], subject: leafSubject, by: "intermediate", serial: 4, extensions: "leaf")
+            try run(["genpkey", "-genparam", "-algorithm", "DSA", "-pkeyopt", "dsa_paramgen_bits:2048",
+                     "-pkeyopt", "dsa_paramgen_q_bits:256", "-out", "dsa-parameters.pem"])
+            try issue("dsa", key: ["-newkey", "dsa:dsa-parameters.pem"], subject: leafSubject, by: "intermediate", serial: 5,
+                      extensions: "leaf")
             try run(request + ["-x509", "-key", "ec.key", "-extensions", "leaf", "-subj", leafSubject, "-out", "self.pem"])
-            return try ["root.pem", "intermediate.pem", "ec.pem", "rsa.pem", "self.pem", "ec.key", "rsa.key"].map(read)
+            return try ["root.pem", "intermediate.pem", "ec.pem", "rsa.pem", "dsa.pem", "self.pem", "ec.key", "rsa.key", "dsa.key"]
+                .map(read)
         }
         rootPEM = made[0]
         root = OpenSSLCommand.der(fromPEM: made[0])
         intermediate = OpenSSLCommand.der(fromPEM: made[1])
-        ecLeaf = OpenSSLCommand.der(fromPEM: made[2])
-        rsaLeaf = OpenSSLCommand.der(fromPEM: made[3])
-        selfSigned = OpenSSLCommand.der(fromPEM: made[4])
-        ecKeyPEM = made[5]
-        rsaKeyPEM = made[6]
+        ec = Signer(certificate: OpenSSLCommand.der(fromPEM: made[2]), keyPEM: made[6])
+        rsa = Signer(certificate: OpenSSLCommand.der(fromPEM: made[3]), keyPEM: made[7])
+        dsa = Signer(certificate: OpenSSLCommand.der(fromPEM: made[4]), keyPEM: made[8])
+        selfSigned = OpenSSLCommand.der(fromPEM: made[5])
     }
 
     /// Extensions as a real hierarchy has them: CAs may sign certificates, leaves only data.
