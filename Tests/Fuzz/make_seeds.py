@@ -418,6 +418,9 @@ def config_seeds():
     s['broker-ipv6'] = b'[background]\nignore = camera\n[broker]\nurl = mqtt://[::1]:1883/\n'
     s['broker-bad-prefix'] = b'[broker]\nurl = mqtt://h\ntopic-prefix = a/#\n'
     s['broker-twice'] = b'[broker]\nurl = mqtt://h\n[broker]\nurl = mqtt://h\n'
+    # [authenticity] (issue 24): what a station does with a chip that is not genuine.
+    s['authenticity-refuse'] = b'[authenticity]\nnot-genuine = refuse\n'
+    s['authenticity-bad-value'] = b'[background]\nignore = camera\n[authenticity]\nnot-genuine = mark\n'
     return s
 
 
