@@ -7,6 +7,10 @@ public struct AuthenticityChecks: Sendable {
     public var ecdsa: any RawECDSAVerifying
     public var aes: any AES128
     public var certificates: any CertificateVerifying
+    /// The person's NTAG 424 DNA link templates and keys (``SecureLinkKeysFile``), and where
+    /// each chip's last read counter is kept.
+    public var secureLinks: [SecureLinkTemplate] = []
+    public var secureLinkCounters: any SecureLinkCounters = SecureLinkCounterMemory()
 
     public init(ecdsa: any RawECDSAVerifying, aes: any AES128, certificates: any CertificateVerifying) {
         self.ecdsa = ecdsa
@@ -18,6 +22,7 @@ public struct AuthenticityChecks: Sendable {
     public func examine(_ reading: TagReading) -> AuthenticityFindings {
         var findings = AuthenticityFindings()
         findings.genuine = originality(of: reading)
+        findings.secureLinks = secureLinks(in: reading)
         return findings
     }
 
@@ -32,6 +37,8 @@ public struct AuthenticityFindings: Hashable, Sendable {
     /// Whether the chip is the one it claims to be (its originality signature); nil when it could
     /// not be checked (no signature to check on such a chip, or the link cannot ask for it).
     public var genuine: Genuineness?
+    /// Each link record that a configured secure-link template describes, checked.
+    public var secureLinks: [SecureLinkFinding] = []
 
     public init(genuine: Genuineness? = nil) {
         self.genuine = genuine

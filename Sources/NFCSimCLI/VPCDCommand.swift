@@ -109,7 +109,10 @@ struct VPCDCommand: ParsableCommand {
     @Flag(help: "Print every message between pcscd and the card on standard error.")
     var trace = false
 
+    @OptionGroup var secureLink: SecureLinkOptions
+
     func validate() throws {
+        try secureLink.validate(type4: type == .type4, object: object)
         try object.validateImage(allowed: (type ?? .ntag213).product != nil)
         try object.validatePassword(product: (type ?? .ntag213).product)
         if !(1...65535).contains(port) { throw ValidationError("--port needs a TCP port, 1 to 65535") }
@@ -154,8 +157,10 @@ struct VPCDCommand: ParsableCommand {
                 card = VPCDType5Card(chip: chip)
                 summary = "\(chip.product.name) (ISO 15693) UID \(Hex.spaced(chip.uid)) as a PC/SC contactless storage card"
             } else {
-                let object = try VirtualType4Tag(message: message)
-                let type4 = VPCDType4Card(object: object, uid: uidBytes ?? VirtualType4Tag.pn532DefaultUID)
+                var object = try VirtualType4Tag(message: message)
+                let uid = uidBytes ?? VirtualType4Tag.pn532DefaultUID
+                object.dynamicMessage = try secureLink.source(uid: uid)
+                let type4 = VPCDType4Card(object: object, uid: uid)
                 card = type4
                 summary = "Type 4 (ISO-DEP) object UID \(Hex.spaced(type4.uid))"
             }
