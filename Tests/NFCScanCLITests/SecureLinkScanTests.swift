@@ -23,15 +23,20 @@ import TestSupport
     }
 
     static func scan(_ pcscd: PrivatePCSCD, _ home: [String: String]) throws -> [String: Any] {
+        let r = try run(["--json", "--timeout", "10"], pcscd, home)
+        let document = try ScanCommandTests.json(try #require(r.stdout.split(separator: "\n").first, "\(r.stderr)\n\(pcscd.log)"))
+        return try #require((document["records"] as? [[String: Any]])?.first)
+    }
+
+    static func run(_ arguments: [String], _ pcscd: PrivatePCSCD, _ home: [String: String]) throws -> RunResult {
         var environment = ProcessInfo.processInfo.environment.merging(home) { $1 }
         environment.removeValue(forKey: "LIBNFC_DEVICE")
         environment["LIBNFC_AUTO_SCAN"] = "false"
         environment["PCSCLITE_CSOCK_NAME"] = pcscd.socket
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/nfcscan-tests/bus"
-        let r = try ScanCLI.run(["--json", "--timeout", "10"], environment: environment)
+        let r = try ScanCLI.run(arguments, environment: environment)
         #expect(r.status == 0, "\(r.stderr)\n\(pcscd.log)")
-        let document = try ScanCommandTests.json(try #require(r.stdout.split(separator: "\n").first, "\(r.stderr)\n\(pcscd.log)"))
-        return try #require((document["records"] as? [[String: Any]])?.first)
+        return r
     }
 
     @Test func freshLinksVerifyAndAReplayedOneIsRefused() throws {
@@ -62,6 +67,9 @@ import TestSupport
         #expect(link["verified"] as? Bool == true)
         #expect(link["counter"] as? Int == 1)
         #expect(link["replayed"] as? Bool == true)
+        // In plain words, after the link.
+        let plain = try Self.run(["--object", "poster", "--timeout", "10"], pcscd, home)
+        #expect(plain.stdout.contains("This link was already used: it may be a copy."), "\(plain.stdout)")
         let counters = try String(contentsOfFile: home["XDG_STATE_HOME"]! + "/nfcscan/secure-link-counters", encoding: .utf8)
         #expect(counters == "\(Self.uid) 2\n")
     }
