@@ -50,7 +50,7 @@ extension SecureLinkTemplate {
     /// The link a chip with this template's keys writes for `picc` (the simulator's object).
     /// `random`: the PICCData's padding (5 bytes, LRP 13: then its PICCRand).
     public func link(for picc: SecureDynamicMessage.PICCData, random: [UInt8], aes: any AES128) -> String? {
-        guard !pieces.contains(.enc),
+        guard !hasEncryptedFileData,
               let encrypted = SecureDynamicMessage.encrypt(picc, mode: mode, metaReadKey: metaReadKey, random: random, aes: aes) else { return nil }
         return fill(piccData: encrypted, enc: nil) { SecureDynamicMessage.mac($0, picc: picc, mode: mode, fileReadKey: fileReadKey, aes: aes) }
     }

@@ -100,6 +100,9 @@ public struct SecureLinkTemplate: Hashable, Sendable, CustomStringConvertible, C
         return pieces
     }
 
+    /// Whether the link carries encrypted file data (`{enc}`).
+    public var hasEncryptedFileData: Bool { pieces.contains(.enc) }
+
     public var description: String { "secure link template \(name)" }
     public var debugDescription: String { description }
 

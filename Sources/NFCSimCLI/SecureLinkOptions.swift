@@ -27,7 +27,7 @@ struct SecureLinkOptions: ParsableArguments {
         if object.uri != nil || object.text != nil || object.ndef != nil || object.dump != nil {
             throw ValidationError("--secure-link is the object's message; give it without --uri, --text, --ndef or --dump")
         }
-        _ = try template(secureLink)
+        if try template(secureLink).hasEncryptedFileData { throw ValidationError("--secure-link: nfcsim makes no {enc} (encrypted file data)") }
     }
 
     func template(_ url: String) throws -> SecureLinkTemplate {
