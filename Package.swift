@@ -132,7 +132,7 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .target(name: "NFCSimCLI", dependencies: [
-            "NDEF", "NFCTags", "NFCSim", "CommandLineIO",
+            "NDEF", "NFCTags", "NFCSim", "CommandLineIO", "Authenticity", "LibCrypto",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "nfcscan", dependencies: ["NFCScanCLI", "NFCScanDaemonCLI", "NFCSimCLI", "WebNFCHost"]),
@@ -184,7 +184,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        .testTarget(name: "AuthenticityTests", dependencies: ["Authenticity", "LibCrypto", "NDEF", "NFCTags", "NFCSim", "TestSupport"]),
+        .testTarget(name: "AuthenticityTests", dependencies: ["Authenticity", "LibCrypto", "NDEF", "NFCTags", "NFCSim", "TestSupport",
+                                                          .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "AppIdentityTests", dependencies: ["AppIdentity", "DesktopEntries"]),
         .testTarget(name: "WebNFCTests", dependencies: ["WebNFC", "AppIdentity", "NDEF", "NDEFReport", "TestSupport"]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCCopy", "DesktopEntries"]),

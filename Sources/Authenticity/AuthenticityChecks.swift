@@ -7,6 +7,10 @@ public struct AuthenticityChecks: Sendable {
     public var ecdsa: any RawECDSAVerifying
     public var aes: any AES128
     public var certificates: any CertificateVerifying
+    /// The person's NTAG 424 DNA link templates and keys (``SecureLinkKeysFile``), and where
+    /// each chip's last read counter is kept.
+    public var secureLinks: [SecureLinkTemplate] = []
+    public var secureLinkCounters: any SecureLinkCounters = SecureLinkCounterMemory()
 
     public init(ecdsa: any RawECDSAVerifying, aes: any AES128, certificates: any CertificateVerifying) {
         self.ecdsa = ecdsa
@@ -18,6 +22,7 @@ public struct AuthenticityChecks: Sendable {
     public func examine(_ reading: TagReading) -> AuthenticityFindings {
         var findings = AuthenticityFindings()
         findings.originality = originality(of: reading.originality, uid: reading.uid)
+        findings.secureLinks = secureLinks(in: reading)
         return findings
     }
 }
@@ -27,6 +32,8 @@ public struct AuthenticityFindings: Hashable, Sendable {
     /// Whether the chip is the one it claims to be (its originality signature), or why that could
     /// not be checked (no signature to check on such a chip, or the link cannot ask for it).
     public var originality: OriginalityOutcome
+    /// Each link record that a configured secure-link template describes, checked.
+    public var secureLinks: [SecureLinkFinding] = []
 
     /// The originality verdict; nil when it could not be checked.
     public var genuine: Genuineness? { originality.verdict }

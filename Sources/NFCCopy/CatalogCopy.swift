@@ -65,6 +65,9 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var otherContent: String { say(.otherContent) }
     public var unreadableRecord: String { say(.unreadableRecord) }
     public var signature: String { say(.signature) }
+    public var secureLinkVerified: String { say(.secureLinkVerified) }
+    public var secureLinkReplayed: String { say(.secureLinkReplayed) }
+    public var secureLinkFailed: String { say(.secureLinkFailed) }
 
     public var notificationSender: String { say(.notificationSender) }
     public func notificationOpenLink(_ link: String) -> String { say(.notificationOpenLink, ["link": link]) }

@@ -13,7 +13,10 @@ public enum ContentDescription {
     public static func lines(for report: ReportValue, copy: any ScanCopyCatalog, hyperlinks: Bool = false) -> [String] {
         let records = report["records"]?.arrayValue ?? []
         var lines: [String] = []
-        for record in records { lines += ContentItem.items(in: record).map { line(for: $0, copy: copy, hyperlinks: hyperlinks) } }
+        for record in records {
+            lines += ContentItem.items(in: record).map { line(for: $0, copy: copy, hyperlinks: hyperlinks) }
+            if let check = record["secure_link"] { lines.append(secureLink(check, copy: copy)) }
+        }
         if lines.isEmpty {
             let blank = report["object"]?["formatted"] == .bool(false)
             lines.append(!records.isEmpty ? copy.otherContent : blank ? copy.blankObject : copy.empty)
@@ -47,6 +50,12 @@ public enum ContentDescription {
     }
 
     private static func show(_ text: String) -> String { DisplayText.sanitized(text) }
+
+    /// What a secure link's check (its `secure_link`) says, after the link.
+    static func secureLink(_ check: ReportValue, copy: any ScanCopyCatalog) -> String {
+        guard check["verified"] == .bool(true) else { return copy.secureLinkFailed }
+        return check["replayed"] == .bool(true) ? copy.secureLinkReplayed : copy.secureLinkVerified
+    }
 
     /// `shown` (already display-safe) as a terminal hyperlink to `uri` (OSC 8), for `http` and
     /// `https` links only, and only when the link is printable ASCII: nothing from the object can

@@ -67,6 +67,12 @@ extension CopyMessage {
     static let unreadableRecord = CopyMessage(.sentence, "unreadableRecord", "Something that can't be read.",
         note: "Part of what the object holds does not fit what it claims to be; said beside the rest.")
     static let signature = CopyMessage(.sentence, "signature", "A signature, which wasn't checked.")
+    static let secureLinkVerified = CopyMessage(.sentence, "secureLink.verified", "The {object} made this link just now: it is genuine.",
+        note: "Said after a link the object makes afresh on each scan, whose code checked out with the person's keys.")
+    static let secureLinkReplayed = CopyMessage(.sentence, "secureLink.replayed", "This link was already used: it may be a copy.",
+        note: "The link checked out, but the same one was seen before: someone may have copied it from the object.")
+    static let secureLinkFailed = CopyMessage(.sentence, "secureLink.failed", "This link does not check out: it may be forged.",
+        note: "A link of the kind the person's keys describe, whose code is wrong.")
 
     // The background service's notifications: summaries are questions, buttons one or two words.
     static let notificationSender = CopyMessage(.label, "notificationSender", "Nearby Items",
@@ -259,7 +265,7 @@ extension CopyMessage {
         readerNotPermitted, readerFailed, movedAwayTooSoon, readFailed, unsupportedObject, unreadableContent, newerForm, empty,
         blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint, passwordReaderHint,
         link, incompleteLink, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
-        bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature,
+        bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature, secureLinkVerified, secureLinkReplayed, secureLinkFailed,
         notificationSender, notificationOpenLink, notificationOpenLinkContent, notificationOpenPhoneNumber,
         notificationOpenEmailAddress, notificationOpenText, notificationOpenContact, notificationOpenWifiNetwork,
         notificationOpenBluetoothDevice, notificationOpenItem, notificationOpenApp, notificationHoldsLink,

@@ -81,6 +81,11 @@ public protocol ScanCopyCatalog: Sendable {
     /// character set): said beside the rest of what the object holds.
     var unreadableRecord: String { get }
     var signature: String { get }
+    /// After a secure link (an NTAG 424 DNA's, checked with the person's keys): made by the
+    /// object just now, read before (a copy), or not made with the keys at all.
+    var secureLinkVerified: String { get }
+    var secureLinkReplayed: String { get }
+    var secureLinkFailed: String { get }
 
     // The daemon's notifications. Summaries are questions ("Open https://example.com/poster?"); values are
     // display-safe and already shortened to fit.
@@ -199,6 +204,9 @@ public enum ScanCopy {
             ("otherContent", copy.otherContent, true),
             ("unreadableRecord", copy.unreadableRecord, true),
             ("signature", copy.signature, true),
+            ("secureLink.verified", copy.secureLinkVerified, true),
+            ("secureLink.replayed", copy.secureLinkReplayed, true),
+            ("secureLink.failed", copy.secureLinkFailed, true),
             ("notificationSender", copy.notificationSender, false),
             ("notificationOpenLink", copy.notificationOpenLink("https://example.com/poster"), true),
             ("notificationOpenApp", copy.notificationOpenApp(sample), true),

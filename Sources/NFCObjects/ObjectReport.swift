@@ -35,6 +35,7 @@ extension ScannedObject {
         case .undecodable(let error):
             throw ObjectReportError(detail: "\(error)")
         }
+        fields = SecureLinkFinding.add(authenticity.secureLinks, to: fields)
         fields.append(.init("object", identity))
         return .object(fields)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CommandLineIO
 import NDEFReport
 import NFCObjects
@@ -43,11 +44,11 @@ struct ReaderScope {
         let verbose = verbose, copy = copy
         let askedForReader = noneYet != nil
         let secondsLeft: @Sendable (Int) -> String = { copy.secondsLeft($0) }
-        let session = ScanSession(readers: readers, directory: directory, wanted: reader, noneYet: noneYet) { added in
+        let session = ScanSession(readers: readers, directory: directory, wanted: reader, noneYet: noneYet, added: { added in
             if verbose { printError("nfcscan: using \(added.backend.rawValue) reader \(added.name) (it appeared)") }
             // The person was asked to connect a reader: now ask for the object.
             if askedForReader { prompt.show(firstPrompt, deadline: deadline, secondsLeft: secondsLeft) }
-        }
+        }, checks: .forUser(environment: ProcessInfo.processInfo.environment, problem: { printError("nfcscan: " + $0) }))
         if verbose {
             noteProblems(problems)
             for reader in readers { printError("nfcscan: using \(reader.backend.rawValue) reader \(reader.name)") }

@@ -52,6 +52,9 @@ public struct VirtualType4Tag: VirtualObject {
     /// command, which answers class 90 with 6E 00, as any NDEF-only ISO-DEP object does.
     public var signature: [UInt8]?
     public var presence: FieldPresence
+    /// A message made afresh each time a reader selects the NDEF file (an NTAG 424 DNA's secure
+    /// dynamic link, its read counter one more on each read); nil: the file's bytes stay as written.
+    public var dynamicMessage: (any DynamicMessage)?
 
     private var applicationSelected = false
     private var currentFile: UInt16?
@@ -61,11 +64,7 @@ public struct VirtualType4Tag: VirtualObject {
     public init(mapping: Mapping = .version2, message: NDEFMessage?, maxReadLength: Int = 0xFF,
                 fileSize: Int = 0x0800, acceptsExtendedLength: Bool? = nil,
                 presence: FieldPresence = FieldPresence()) throws(VirtualObjectError) {
-        let bytes = message?.encoded() ?? []
-        let lengthField = mapping == .version3Extended ? 4 : 2
-        guard bytes.count + lengthField <= fileSize else { throw .doesNotFit(needed: bytes.count + lengthField, capacity: fileSize) }
-        let length = (0..<lengthField).reversed().map { UInt8(truncatingIfNeeded: bytes.count >> (8 * $0)) }
-        let ndefFile = length + bytes + [UInt8](repeating: 0, count: fileSize - lengthField - bytes.count)
+        let ndefFile = try Self.ndefFile(message, mapping: mapping, fileSize: fileSize)
         self.init(mapping: mapping, capabilityContainer: Self.capabilityContainer(mapping: mapping, maxReadLength: maxReadLength, fileSize: fileSize),
                   ndefFile: ndefFile, maxReadLength: maxReadLength,
                   acceptsExtendedLength: acceptsExtendedLength ?? (maxReadLength > 0x100), presence: presence)
@@ -79,6 +78,15 @@ public struct VirtualType4Tag: VirtualObject {
         self.maxReadLength = maxReadLength
         self.acceptsExtendedLength = acceptsExtendedLength
         self.presence = presence
+    }
+
+    /// The NDEF file holding `message`: its length field (NLEN or ENLEN), the message, zeros.
+    static func ndefFile(_ message: NDEFMessage?, mapping: Mapping, fileSize: Int) throws(VirtualObjectError) -> [UInt8] {
+        let bytes = message?.encoded() ?? []
+        let lengthField = mapping == .version3Extended ? 4 : 2
+        guard bytes.count + lengthField <= fileSize else { throw .doesNotFit(needed: bytes.count + lengthField, capacity: fileSize) }
+        let length = (0..<lengthField).reversed().map { UInt8(truncatingIfNeeded: bytes.count >> (8 * $0)) }
+        return length + bytes + [UInt8](repeating: 0, count: fileSize - lengthField - bytes.count)
     }
 
     /// The CC file: CCLEN, mapping version, MLe, MLc, and the (extended) NDEF File Control TLV
@@ -143,8 +151,12 @@ public struct VirtualType4Tag: VirtualObject {
             guard command.p2 == (mapping == .version1 ? 0x00 : 0x0C) else { return ResponseAPDU(status: .wrongParameters) }
             guard command.data.count == 2 else { return ResponseAPDU(status: .wrongLength) }
             let id = UInt16(command.data[0]) << 8 | UInt16(command.data[1])
-            guard applicationSelected, files[id] != nil else { return ResponseAPDU(status: .fileNotFound) }
+            guard applicationSelected, let file = files[id] else { return ResponseAPDU(status: .fileNotFound) }
             currentFile = id
+            if id == Self.ndefFileID, var source = dynamicMessage {
+                if let fresh = try? Self.ndefFile(source.next(), mapping: mapping, fileSize: file.count) { files[id] = fresh }
+                dynamicMessage = source
+            }
             return ResponseAPDU(status: .success)
         default:
             return ResponseAPDU(status: .wrongParameters)

@@ -118,7 +118,10 @@ struct VPCDCommand: ParsableCommand {
     @Flag(help: "Print every message between pcscd and the card on standard error.")
     var trace = false
 
+    @OptionGroup var secureLink: SecureLinkOptions
+
     func validate() throws {
+        try secureLink.validate(type4: type == .type4, object: object)
         try object.validateImage(allowed: (type ?? .ntag213).product != nil)
         try object.validatePassword(product: (type ?? .ntag213).product)
         try object.validateSignature(length: (type ?? .ntag213).signatureLength)
@@ -167,7 +170,9 @@ struct VPCDCommand: ParsableCommand {
             } else {
                 var object = try VirtualType4Tag(message: message)
                 object.signature = content.signature
-                let type4 = VPCDType4Card(object: object, uid: uidBytes ?? VirtualType4Tag.pn532DefaultUID)
+                let uid = uidBytes ?? VirtualType4Tag.pn532DefaultUID
+                object.dynamicMessage = try secureLink.source(uid: uid)
+                let type4 = VPCDType4Card(object: object, uid: uid)
                 card = type4
                 summary = "Type 4 (ISO-DEP) object UID \(Hex.spaced(type4.uid))"
             }

@@ -2,7 +2,7 @@
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
     python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop,dumps,
-                                        #   pn532frame,vpcdmessage,passthrough,spool,cgroup,flatpakinfo,sheetwire,webnfc,crypto}/
+                                        #   pn532frame,vpcdmessage,passthrough,spool,cgroup,flatpakinfo,sheetwire,webnfc,crypto,securelink}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -850,6 +850,21 @@ def crypto_seeds():
     return s
 
 
+# securelink: NTAG 424 DNA secure links (AN12196's), templates, keys files and counter files.
+def securelink_seeds():
+    return {
+        'an12196-aes': b'https://ntag.nxp.com/424?e=EF963FF7828658A599F3041510671E88&c=94EED9EE65337086',
+        'an12196-enc': b'https://e.com/?picc_data=FD91EC264309878BE6345CBE53BADF40&enc=CEE9A53E3E463EF1F459635736738962'
+                       b'&cmac=ECC1E7F6C6C73BF6',
+        'lrp-default': b'https://e.com/t?picc_data=1FCBE61B3E4CAD980CBFDD333E7A4AC4A579569BAFD22C5F&cmac=4231608BA7B02BA9',
+        'template-placeholders': b'https://example.com/p?x={picc_data}&y={enc}&z={cmac}',
+        'keys-file': b'# posters\n[poster]\nurl = https://example.com/t?picc_data={picc_data}&cmac={cmac}\nmode = lrp\n'
+                     b'meta-read-key = 000102030405060708090a0b0c0d0e0f\nfile-read-key = 000102030405060708090a0b0c0d0e0f\n'
+                     b'mac-input = picc_data\n',
+        'counters': b'04a1b2c3d4e5f6 7\n04de5f1eacc040 61\nzz 1\n',
+    }
+
+
 def json_text(value):
     import json
     return json.dumps(value, separators=(',', ':'))
@@ -861,7 +876,8 @@ def main():
                'desktop': desktop_seeds(), 'dumps': dumps_seeds(), 'pn532frame': pn532frame_seeds(),
                'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds(), 'spool': spool_seeds(),
                'cgroup': cgroup_seeds(), 'flatpakinfo': flatpakinfo_seeds(),
-               'sheetwire': sheetwire_seeds(), 'webnfc': webnfc_seeds(), 'crypto': crypto_seeds()}
+               'sheetwire': sheetwire_seeds(), 'webnfc': webnfc_seeds(), 'crypto': crypto_seeds(),
+               'securelink': securelink_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

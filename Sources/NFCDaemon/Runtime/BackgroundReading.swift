@@ -1,3 +1,4 @@
+import Foundation
 import NFCObjects
 import NFCReaders
 import NFCScanKit
@@ -15,14 +16,18 @@ enum BackgroundReading {
     /// - Parameter wanted: only the reader with this identifier or name (or part of it).
     /// - Parameter writes: an armed write takes the next object that arrives: it is written, not read.
     /// - Parameter password: what objects are read with (the active scan session's password).
+    /// - Parameter problem: a sentence for the journal (the daemon user's secure-link keys file
+    ///   refused).
     static func run(directory: ReaderDirectory, wanted: String?, writes: ArmedWrite = ArmedWrite(),
-                    password: ReadPassword = ReadPassword(), events: @escaping @Sendable (ReadingEvent) -> Void) async {
+                    password: ReadPassword = ReadPassword(), problem: (String) -> Void = { _ in },
+                    events: @escaping @Sendable (ReadingEvent) -> Void) async {
         let opened = (try? await directory.openAll(named: wanted).readers) ?? []
         let session = ScanSession(readers: opened, directory: directory, wanted: wanted,
                                   added: { events(.readerAdded(ObjectIdentifier($0), name: $0.name, backend: $0.backend)) },
                                   removed: { events(.readerRemoved(ObjectIdentifier($0), problem: $1.map { "\($0)" })) },
                                   heldElsewhere: { events(.heldElsewhere(ObjectIdentifier($0), $1)) },
-                                  departed: { events(.departed(ObjectIdentifier($0))) })
+                                  departed: { events(.departed(ObjectIdentifier($0))) },
+                                  checks: .forUser(environment: ProcessInfo.processInfo.environment, problem: problem))
         for reader in opened { events(.readerAdded(ObjectIdentifier(reader), name: reader.name, backend: reader.backend)) }
         events(.opened)
         async let following: Void = session.run()

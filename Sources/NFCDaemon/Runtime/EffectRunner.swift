@@ -232,11 +232,13 @@ struct EffectRunner {
         let previous = lastReadingClosed, closed = Latch()
         lastReadingClosed = closed
         let directory = configuration.readers, wanted = configuration.wantedReader, sink = sink, writes = writes, readPassword = readPassword
+        let logger = logger
         group.addTask(counted: statistics) {
             await previous?.wait()
             await withTaskGroup(of: Void.self) { reading in
                 reading.addTask {
-                    await BackgroundReading.run(directory: directory, wanted: wanted, writes: writes, password: readPassword) {
+                    await BackgroundReading.run(directory: directory, wanted: wanted, writes: writes, password: readPassword,
+                                                problem: { logger.warning("\($0)") }) {
                         sink.yield(.reading(generation: generation, $0))
                     }
                 }
