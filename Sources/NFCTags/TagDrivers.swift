@@ -38,5 +38,6 @@ extension TagStatus {
     public init(reading: TagReading, access: Access) {
         self.init(platform: reading.platform, product: reading.product, uid: reading.uid, formatted: true, access: access,
                   capacity: reading.capacity, used: reading.ndefBytes.count, roundTrips: reading.roundTrips)
+        originality = reading.originality
     }
 }

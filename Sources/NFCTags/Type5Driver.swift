@@ -20,9 +20,16 @@ public struct Type5Driver: TagDriver {
     }
 
     /// Access from the CC; a blank chip's capacity is what formatting would give, when the chip
-    /// reports its size.
+    /// reports its size; an ICODE SLIX2 or DNA's originality signature.
     public func status() async throws(TagWriteError) -> TagStatus {
         var link = CountedLink(transport)
+        var status = try await memoryStatus(&link)
+        do { status.originality = try await Type5Tag.readSignature(&link, uid: status.uid, rawCommands: systemInformation) } catch { throw .link(error) }
+        status.roundTrips = link.roundTrips
+        return status
+    }
+
+    private func memoryStatus(_ link: inout CountedLink) async throws(TagWriteError) -> TagStatus {
         var (memory, found) = try await Type5Writer.open(&link, systemInformation: systemInformation)
         let chipUID = uid ?? memory.info?.uid
         guard let cc = found else {
