@@ -37,7 +37,7 @@ extension TagStatus {
     /// caller found, capacity and use from the reading.
     public init(reading: TagReading, access: Access) {
         self.init(platform: reading.platform, product: reading.product, uid: reading.uid, formatted: true, access: access,
-                  capacity: reading.capacity, used: reading.ndefBytes.count, roundTrips: reading.roundTrips,
-                  originality: reading.originality)
+                  capacity: reading.capacity, used: reading.ndefBytes.count, roundTrips: reading.roundTrips)
+        originality = reading.originality
     }
 }

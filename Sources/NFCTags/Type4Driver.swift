@@ -18,14 +18,21 @@ public struct Type4Driver: TagDriver {
         try await Type4Tag.readNDEF(over: transport, uid: uid)
     }
 
-    /// Access from the CC's NDEF File Control TLV; capacity from the file size it gives.
+    /// Access from the CC's NDEF File Control TLV; capacity from the file size it gives; an NXP
+    /// chip's originality signature (Read_Sig), as a read takes it.
     public func status() async throws(TagWriteError) -> TagStatus {
         var link = CountedLink(transport)
+        var (status, cc) = try await fileStatus(&link)
+        status.originality = await Type4Tag.readSignature(&link, uid: uid, cc: cc)
+        status.roundTrips = link.roundTrips
+        return status
+    }
+
+    private func fileStatus(_ link: inout CountedLink) async throws(TagWriteError) -> (TagStatus, Type4CapabilityContainer?) {
         let cc: Type4CapabilityContainer, version1: Bool
         do { (cc, version1) = try await Type4Tag.open(&link) } catch .noNDEFApplication {
-            let originality = await Type4Tag.readSignature(&link, uid: uid, cc: nil)
-            return TagStatus(platform: .type4, product: nil, uid: uid, formatted: false, access: .readWrite, capacity: 0,
-                             used: 0, roundTrips: link.roundTrips, originality: originality)
+            return (TagStatus(platform: .type4, product: nil, uid: uid, formatted: false, access: .readWrite, capacity: 0,
+                              used: 0, roundTrips: link.roundTrips), nil)
         } catch { throw .link(error) }
         var used = 0
         if cc.read == .granted {
@@ -34,12 +41,9 @@ public struct Type4Driver: TagDriver {
                 used = try await Type4Writer.readCurrent(&link, cc: cc)?.count ?? 0
             } catch { throw .link(error) }
         }
-        // Read_Sig after the NDEF file's read, with the NDEF application selected, as a read sends it.
-        let originality = await Type4Tag.readSignature(&link, uid: uid, cc: cc)
-        return TagStatus(platform: .type4, product: nil, uid: uid, formatted: true,
-                         access: cc.write == .granted ? .readWrite : .readOnly,
-                         capacity: max(0, cc.maxNDEFSize - cc.lengthFieldSize), used: used, roundTrips: link.roundTrips,
-                         originality: originality)
+        return (TagStatus(platform: .type4, product: nil, uid: uid, formatted: true,
+                          access: cc.write == .granted ? .readWrite : .readOnly,
+                          capacity: max(0, cc.maxNDEFSize - cc.lengthFieldSize), used: used, roundTrips: link.roundTrips), cc)
     }
 
     /// A write to be locked after it is refused before anything is sent: no Type 4 object can be.

@@ -20,35 +20,32 @@ public struct Type5Driver: TagDriver {
     }
 
     /// Access from the CC; a blank chip's capacity is what formatting would give, when the chip
-    /// reports its size.
+    /// reports its size; an ICODE SLIX2 or DNA's originality signature.
     public func status() async throws(TagWriteError) -> TagStatus {
         var link = CountedLink(transport)
+        var status = try await memoryStatus(&link)
+        do { status.originality = try await Type5Tag.readSignature(&link, uid: status.uid, rawCommands: systemInformation) } catch { throw .link(error) }
+        status.roundTrips = link.roundTrips
+        return status
+    }
+
+    private func memoryStatus(_ link: inout CountedLink) async throws(TagWriteError) -> TagStatus {
         var (memory, found) = try await Type5Writer.open(&link, systemInformation: systemInformation)
         let chipUID = uid ?? memory.info?.uid
         guard let cc = found else {
             let total = memory.info?.blockCount.map { $0 * memory.blockSize } ?? 0
             let mlen = total > 0 ? Int(Type5WritePlan.blankLayout(totalBytes: total, blockSize: memory.blockSize, features: 0).capabilityContainer[2]) : 0
-            let originality = await originality(&link, uid: chipUID)
             return TagStatus(platform: .type5, product: nil, uid: chipUID, formatted: false, access: .readWrite,
-                             capacity: TLVAreaWritePlan.largestMessage(in: mlen * 8), used: 0, roundTrips: link.roundTrips,
-                             originality: originality)
+                             capacity: TLVAreaWritePlan.largestMessage(in: mlen * 8), used: 0, roundTrips: link.roundTrips)
         }
         let end = cc.length + memory.dataAreaSize(cc)
         do { try await memory.read(through: end, multiple: systemInformation && cc.supportsReadMultipleBlocks, &link) } catch { throw .link(error) }
         let data = Array(memory.bytes[cc.length..<end])
         let plan = try? TLVAreaWritePlan(data: data, blockSize: 1, message: [])
         let used = (try? TLVWalker.blocks(in: data))?.first { $0.tag == .ndefMessage }?.valueRange.count ?? 0
-        let originality = await originality(&link, uid: chipUID)
         return TagStatus(platform: .type5, product: nil, uid: chipUID, formatted: true,
                          access: cc.write == .granted ? .readWrite : .readOnly,
-                         capacity: TLVAreaWritePlan.largestMessage(in: plan?.available ?? 0), used: used, roundTrips: link.roundTrips,
-                         originality: originality)
-    }
-
-    /// The originality signature, for `nfcscan info`; a failure now leaves it unchecked: the
-    /// status is already whole.
-    private func originality(_ link: inout CountedLink, uid: [UInt8]?) async -> OriginalityEvidence? {
-        try? await Type5Tag.readSignature(&link, uid: uid, rawCommands: systemInformation)
+                         capacity: TLVAreaWritePlan.largestMessage(in: plan?.available ?? 0), used: used, roundTrips: link.roundTrips)
     }
 
     public func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {

@@ -488,8 +488,14 @@ def tagread_seeds():
     memory = bytes([0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x00, 0x00, 0x48, 0x00, 0x00,
                     0xE1, 0x10, 0x12, 0x00]) + ntag_tlv + bytes(160)
     seeds['type2-read'] = bytes([1, 0x10]) + b''.join(answer(memory[p * 4:p * 4 + 16]) for p in range(3, 40, 4))
-    # Type 2 with GET_VERSION (an NTAG213) and FAST_READ of pages 3 to 15.
+    # Type 2 with GET_VERSION (an NTAG213) and FAST_READ of pages 3 to 15 (for the drivers, which
+    # send no READ_SIG); the read with READ_SIG (its 32-byte signature) between them.
     seeds['type2-fast-read'] = bytes([1, 0x11]) + answer(bytes([0, 4, 4, 2, 1, 0, 0x0F, 3])) + answer(memory[12:64])
+    seeds['type2-signature'] = bytes([1, 0x11]) + answer(bytes([0, 4, 4, 2, 1, 0, 0x0F, 3])) + \
+        answer(bytes(range(0x40, 0x60))) + answer(memory[12:64])
+    # A clone that NAKs READ_SIG: woken again (reactivation byte 0: still there), then FAST_READ.
+    seeds['type2-signature-nak'] = bytes([1, 0x11]) + answer(bytes([0, 4, 4, 2, 1, 0, 0x0F, 3])) + answer(b'\x00') + \
+        bytes([0]) + answer(memory[12:64])
     # A plain Ultralight: GET_VERSION times out, the chip is woken again, READs follow.
     seeds['type2-ultralight'] = bytes([1, 0x11]) + bytes([4, 0]) + \
         b''.join(answer(memory[p * 4:p * 4 + 16]) for p in range(3, 16, 4))
@@ -505,11 +511,18 @@ def tagread_seeds():
     seeds['type4-v1'] = bytes([3, 0x10]) + answer(b'\x6a\x82') + answer(ok) + answer(ok) + \
         answer(type4_cc(version=0x10, size=0x00FF) + ok) + answer(ok) + answer(nlen + ok) + answer(poster + ok)
     seeds['type4-status'] = bytes([3, 0x10]) + answer(ok) + answer(b'\x69\x86')
+    # The same read, then Read_Sig: 56 bytes and 91 00.
+    seeds['type4-signature'] = seeds['type4'] + answer(bytes(range(0x10, 0x48)) + b'\x91\x00')
 
     # Type 5 without GET SYSTEM INFORMATION: READ SINGLE BLOCK 0, 1, 2, ... (flags byte first).
     t5 = bytes([0xE1, 0x40, 0x0D, 0x01]) + ntag_tlv + bytes(64)
     seeds['type5-blocks'] = bytes([4, 0x30]) + b''.join(answer(b'\x00' + t5[b * 4:b * 4 + 4]) for b in range(0, 20))
     seeds['type5-error'] = bytes([4, 0x30]) + answer(b'\x01\x10')
+    # An ICODE SLIX2 with GET SYSTEM INFORMATION: its UID, block 0, READ SIGNATURE, READ MULTIPLE BLOCKS.
+    slix2 = bytes([0xE0, 0x04, 0x01, 0x08, 0x11, 0x22, 0x33, 0x44])
+    info = bytes([0x00, 0x0F]) + slix2[::-1] + bytes([0x00, 0x00, 19, 3, 0x01])
+    seeds['type5-signature'] = bytes([4, 0x10]) + answer(info) + answer(b'\x00' + t5[:4]) + \
+        answer(b'\x00' + bytes(range(0x20, 0x40))) + answer(b'\x00' + t5[4:52])
 
     # Type 1 (Topaz 96): RID, then RALL (HR0 HR1 and 120 bytes).
     topaz = bytes([0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x00, 0xE1, 0x10, 0x0E, 0x00]) + ntag_tlv
@@ -659,7 +672,7 @@ def dumps_seeds():
     t5 = t5.ljust(28, b'\x00')
     slix = (flipper_header('SLIX', bytes([0xE0, 0x04, 0x01, 0x08, 0x11, 0x22, 0x33, 0x44])) +
             'DSFID: 00\nAFI: 00\nIC Reference: 01\nBlock Count: 7\nBlock Size: 04\nData Content: %s\n'
-            'Privacy Mode: false\n' % hexs(t5))
+            'Privacy Mode: false\nSignature: %s\n' % (hexs(t5), hexs(bytes(range(0x20, 0x40)))))
     attribute = bytes([0x10, 0x04, 0x01, 0x00, 0x0D, 0, 0, 0, 0, 0x00, 0x01, 0x00, 0x00, len(msg)])
     attribute += sum(attribute).to_bytes(2, 'big')
     service = attribute + msg.ljust(32, b'\x00')

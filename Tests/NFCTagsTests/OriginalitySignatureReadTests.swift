@@ -88,6 +88,31 @@ import Testing
         #expect(!(await transport.commands.contains(Self.readSig)))
     }
 
+    /// `nfcscan info` asks a driver's status: it carries the signature too, asked last, so that a
+    /// refusal (which idles the chip) cannot end the PWD_AUTH the status needed first.
+    @Test func statusCarriesTheSignatureAskedLast() async throws {
+        let password: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        for signed in [true, false] {
+            var tag = try VirtualType2Tag(product: .ntag215, message: poster)
+            tag.signature = signed ? Self.signature32 : nil
+            tag.protect(from: 4, password: password, readsToo: true)
+            let transport = InProcessTransport(tag)
+            let status = try await Type2Driver(transport: transport, uid: Self.nxpUID, password: password).status()
+            #expect(status.used == poster.encoded().count)
+            #expect(status.originality == (signed ? .signature(.ntag21x, Self.signature32) : .missing(.ntag21x)))
+            #expect(await transport.commands.last == Self.readSig)
+            #expect(status.roundTrips == (await transport.roundTrips))
+        }
+        var chip = try VirtualType5Tag(product: .icodeSLIX2, message: poster)
+        chip.signature = Self.signature32
+        let type5 = try await Type5Driver(transport: InProcessTransport(chip), uid: nil, systemInformation: true).status()
+        #expect(type5.originality == .signature(.icode, Self.signature32))
+        var object = try VirtualType4Tag(message: poster)
+        object.signature = Self.signature56
+        let type4 = try await Type4Driver(transport: InProcessTransport(object), uid: Self.nxpUID).status()
+        #expect(type4.originality == .signature(.desfire, Self.signature56))
+    }
+
     // MARK: Type 4
 
     /// The factory capability container of an NTAG 424 DNA: CCLEN 23, the NDEF file E104 (256

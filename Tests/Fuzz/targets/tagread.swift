@@ -1,7 +1,7 @@
 // Fuzz target `tagread`: whatever an object answers. Each type's read (Types 1 to 5 and MIFARE
 // Classic) runs over a transport whose every answer comes from the fuzzer's bytes. The read must
-// end (no loop: it stops asking once the object is gone), must not crash, and a message it
-// returns can only be made of bytes the object sent. The same for each platform's driver asked
+// end (no loop: it stops asking once the object is gone), must not crash, and a message (or an
+// originality signature) it returns can only be made of bytes the object sent. The same for each platform's driver asked
 // for its status, to write a message or to make the object read-only: it ends, never crashes,
 // and stops once the object is gone.
 //
@@ -143,6 +143,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .success(let reading):
         if reading.ndefBytes.count > state.answered { violated("a message of \(reading.ndefBytes.count) bytes from \(state.answered) answered", input) }
         if reading.capacity < 0 { violated("negative capacity \(reading.capacity)", input) }
+        if case .signature(_, let signature)? = reading.originality, signature.count > state.answered {
+            violated("a signature of \(signature.count) bytes from \(state.answered) answered", input)
+        }
         if reading.roundTrips > state.exchanges + 1 { violated("\(reading.roundTrips) round trips counted, \(state.exchanges) exchanges", input) }
         if case .message(let message) = reading.content, message.encoded().count > reading.ndefBytes.count {
             violated("the decoded message is longer than its bytes", input)
