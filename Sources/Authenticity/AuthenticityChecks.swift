@@ -7,8 +7,13 @@ public struct AuthenticityChecks: Sendable {
     public var ecdsa: any RawECDSAVerifying
     public var aes: any AES128
     public var certificates: any CertificateVerifying
+    /// PEM files of roots the person trusts for signed messages besides the system's (the
+    /// `*.pem` in `$XDG_CONFIG_HOME/nfcscan/trust/`, listed where the checks are built).
+    public var trustAnchors: [String]
 
-    public init(ecdsa: any RawECDSAVerifying, aes: any AES128, certificates: any CertificateVerifying) {
+    public init(ecdsa: any RawECDSAVerifying, aes: any AES128, certificates: any CertificateVerifying,
+                trustAnchors: [String] = []) {
+        self.trustAnchors = trustAnchors
         self.ecdsa = ecdsa
         self.aes = aes
         self.certificates = certificates
@@ -18,6 +23,7 @@ public struct AuthenticityChecks: Sendable {
     public func examine(_ reading: TagReading) -> AuthenticityFindings {
         var findings = AuthenticityFindings()
         findings.genuine = originality(of: reading)
+        findings.signatures = reading.message.map(SignedMessageCheck(certificates: certificates, trustAnchors: trustAnchors).signatures) ?? []
         return findings
     }
 
@@ -32,9 +38,12 @@ public struct AuthenticityFindings: Hashable, Sendable {
     /// Whether the chip is the one it claims to be (its originality signature); nil when it could
     /// not be checked (no signature to check on such a chip, or the link cannot ask for it).
     public var genuine: Genuineness?
+    /// Each Signature record's verdict, in message order (none when the message has none).
+    public var signatures: [MessageSignature]
 
-    public init(genuine: Genuineness? = nil) {
+    public init(genuine: Genuineness? = nil, signatures: [MessageSignature] = []) {
         self.genuine = genuine
+        self.signatures = signatures
     }
 }
 
