@@ -65,6 +65,8 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var otherContent: String { say(.otherContent) }
     public var unreadableRecord: String { say(.unreadableRecord) }
     public var signature: String { say(.signature) }
+    public func signedBy(_ signer: String?) -> String { signer.map { say(.signedBy, ["signer": $0]) } ?? say(.signedByUnnamed) }
+    public var changedAfterSigning: String { say(.changedAfterSigning) }
 
     public var notificationSender: String { say(.notificationSender) }
     public func notificationOpenLink(_ link: String) -> String { say(.notificationOpenLink, ["link": link]) }

@@ -12,8 +12,10 @@ public enum ContentDescription {
     /// With `hyperlinks` (a terminal that shows them), a web link is also a clickable link (OSC 8).
     public static func lines(for report: ReportValue, copy: any ScanCopyCatalog, hyperlinks: Bool = false) -> [String] {
         let records = report["records"]?.arrayValue ?? []
-        var lines: [String] = []
-        for record in records { lines += ContentItem.items(in: record).map { line(for: $0, copy: copy, hyperlinks: hyperlinks) } }
+        var items = records.flatMap(ContentItem.items(in:))
+        // A broken signature is said first, before the content it warns about.
+        items = items.filter { $0 == .changedAfterSigning } + items.filter { $0 != .changedAfterSigning }
+        var lines = items.map { line(for: $0, copy: copy, hyperlinks: hyperlinks) }
         if lines.isEmpty {
             let blank = report["object"]?["formatted"] == .bool(false)
             lines.append(!records.isEmpty ? copy.otherContent : blank ? copy.blankObject : copy.empty)
@@ -41,6 +43,8 @@ public enum ContentDescription {
         case .bluetoothDevice(let name): name.map { copy.bluetoothDevice(show($0)) } ?? copy.bluetoothDeviceWithoutName
         case .deviceToConnect: copy.deviceToConnect
         case .signature: copy.signature
+        case .signedBy(let signer): copy.signedBy(signer.map(show))
+        case .changedAfterSigning: copy.changedAfterSigning
         case .other: copy.otherContent
         case .unreadable: copy.unreadableRecord
         }

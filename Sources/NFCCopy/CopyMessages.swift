@@ -67,6 +67,12 @@ extension CopyMessage {
     static let unreadableRecord = CopyMessage(.sentence, "unreadableRecord", "Something that can't be read.",
         note: "Part of what the object holds does not fit what it claims to be; said beside the rest.")
     static let signature = CopyMessage(.sentence, "signature", "A signature, which wasn't checked.")
+    static let signedBy = CopyMessage(.sentence, "signedBy", "Signed by {signer}.",
+        note: "The object's content carries a signature that was checked: {signer} is the company or person who signed it, as their certificate names them.")
+    static let signedByUnnamed = CopyMessage(.sentence, "signedBy.unnamed", "Signed by a trusted signer who gives no name.",
+        note: "As \"Signed by {signer}.\", when the signer's certificate names nobody.")
+    static let changedAfterSigning = CopyMessage(.sentence, "changedAfterSigning", "Careful: this {object} was changed after it was signed.",
+        note: "A warning said first: the object's signed content does not match its signature, so it cannot be trusted.")
 
     // The background service's notifications: summaries are questions, buttons one or two words.
     static let notificationSender = CopyMessage(.label, "notificationSender", "Nearby Items",
@@ -255,7 +261,8 @@ extension CopyMessage {
         readerNotPermitted, readerFailed, movedAwayTooSoon, readFailed, unsupportedObject, unreadableContent, newerForm, empty,
         blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint, passwordReaderHint,
         link, incompleteLink, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
-        bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature,
+        bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature, signedBy, signedByUnnamed,
+        changedAfterSigning,
         notificationSender, notificationOpenLink, notificationOpenLinkContent, notificationOpenPhoneNumber,
         notificationOpenEmailAddress, notificationOpenText, notificationOpenContact, notificationOpenWifiNetwork,
         notificationOpenBluetoothDevice, notificationOpenItem, notificationOpenApp, notificationHoldsLink,

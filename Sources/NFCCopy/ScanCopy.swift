@@ -80,7 +80,12 @@ public protocol ScanCopyCatalog: Sendable {
     /// A record whose content does not fit what it claims to be (a contact card in the wrong
     /// character set): said beside the rest of what the object holds.
     var unreadableRecord: String { get }
+    /// A signature that wasn't checked, or whose signer isn't trusted here.
     var signature: String { get }
+    /// A signature that was checked, whose signer is trusted (display-safe); nil: unnamed.
+    func signedBy(_ signer: String?) -> String
+    /// A warning: content covered by a signature that does not verify.
+    var changedAfterSigning: String { get }
 
     // The daemon's notifications. Summaries are questions ("Open https://example.com/poster?"); values are
     // display-safe and already shortened to fit.
@@ -199,6 +204,9 @@ public enum ScanCopy {
             ("otherContent", copy.otherContent, true),
             ("unreadableRecord", copy.unreadableRecord, true),
             ("signature", copy.signature, true),
+            ("signedBy", copy.signedBy(sample), true),
+            ("signedBy.unnamed", copy.signedBy(nil), true),
+            ("changedAfterSigning", copy.changedAfterSigning, true),
             ("notificationSender", copy.notificationSender, false),
             ("notificationOpenLink", copy.notificationOpenLink("https://example.com/poster"), true),
             ("notificationOpenApp", copy.notificationOpenApp(sample), true),
