@@ -3,7 +3,7 @@ import NDEFReport
 
 /// What the Signature record checks found, written into a message's report: each Signature
 /// record gains `verified` (and `signed_by` when its chain reaches a trusted root, or
-/// `unverified_reason`), each record it covers gains `signed` (Docs/json-schema.md).
+/// `unverified_reason`); it and each record it covers gain `signed` (Docs/json-schema.md).
 enum SignatureMarks {
     /// `records` (the top-level records' reports, in message order) with the marks of `signatures`.
     static func marked(_ records: [ReportValue], by signatures: [MessageSignature]) -> [ReportValue] {
@@ -14,6 +14,7 @@ enum SignatureMarks {
                 fields.append(.init("signed", .string(status.rawValue)))
             }
             if let verdict = signatures.verdict(ofSignatureRecord: index) {
+                if let status = verdict.recordStatus { fields.append(.init("signed", .string(status.rawValue))) }
                 if case .verified(let signer) = verdict {
                     fields.append(.init("verified", .bool(true)))
                     if let signer { fields.append(.init("signed_by", .string(signer))) }

@@ -1,6 +1,7 @@
 import Authenticity
 import NDEF
 import Testing
+import TestSupport
 
 /// Signature RTD 2.0 records signed with keys and a CA made by `openssl` at test time.
 @Suite(.serialized) struct SignedMessageCheckTests {
@@ -21,8 +22,8 @@ import Testing
     /// certificate and the intermediate's embedded.
     private func signed(_ records: [NDEFRecord], by signer: String = "signer", type: UInt8 = 0x0B,
                         rawECDSA: Bool = true) throws -> NDEFMessage {
-        var signature = try pki.sign(SignedMessageCheck.signedBytes(records), with: signer)
-        if rawECDSA && type == 0x0B { signature = Self.rawECDSA(signature, scalarLength: 32) }
+        let data = SignedMessageCheck.signedBytes(records)
+        let signature = rawECDSA && type == 0x0B ? try pki.signECDSA(data, with: signer) : try pki.sign(data, with: signer)
         let record = SignatureRecord(signatureType: type, signature: .bytes(signature),
                                      certificates: [try pki.der(signer), try pki.der("intermediate")])
         return NDEFMessage(records: records + [NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try record.payload())])
@@ -86,19 +87,6 @@ import Testing
         record.certificateFormat = 0
         record.signatureType = 0x0C
         #expect(check().signatures(in: NDEFMessage(records: content + [try sig(record)])).first?.verdict == .unverified(.unsupportedSignatureType(0x0C)))
-    }
-
-    /// A DER ECDSA-Sig-Value as r ‖ s, each `scalarLength` bytes (how the record carries it).
-    static func rawECDSA(_ der: [UInt8], scalarLength: Int) -> [UInt8] {
-        var index = 2 // SEQUENCE, short length (P-256 signatures are under 128 bytes)
-        var out: [UInt8] = []
-        for _ in 0..<2 {
-            let length = Int(der[index + 1])
-            let value = der[(index + 2)..<(index + 2 + length)].drop { $0 == 0 }
-            out += [UInt8](repeating: 0, count: scalarLength - value.count) + value
-            index += 2 + length
-        }
-        return out
     }
 }
 
