@@ -70,6 +70,9 @@ public struct SignedMessageCheck: Sendable {
             if let uri = signature.certificateURI { return .unverified(.certificateAtURI(uri)) }
             return .unverified(.noCertificate)
         }
+        // Bytes that are no DER element at all are no certificate: nothing to check, rather
+        // than a signature that "does not verify" and content called changed.
+        guard signature.certificates.allSatisfy(DER.isOneElement) else { return .unverified(.unreadableCertificate) }
         guard signature.certificates.count <= limits.certificates,
               signature.certificates.allSatisfy({ $0.count <= limits.certificateBytes }) else {
             return .unverified(.tooLarge)
@@ -153,6 +156,18 @@ enum DER {
 
     static func sequence(_ content: [UInt8]) -> [UInt8] { [0x30] + length(content.count) + content }
 
+    /// Whether `bytes` are one SEQUENCE whose length field (definite, at most 4 bytes) spans them
+    /// exactly: the outside of a certificate, checked before anything parses it.
+    static func isOneElement(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 2, bytes[0] == 0x30 else { return false }
+        let first = Int(bytes[1])
+        if first < 0x80 { return bytes.count == 2 + first }
+        let count = first & 0x7F
+        guard (1...4).contains(count), bytes.count >= 2 + count else { return false }
+        let length = bytes[2..<(2 + count)].reduce(0) { $0 << 8 | Int($1) }
+        return bytes.count == 2 + count + length
+    }
+
     private static func length(_ count: Int) -> [UInt8] {
         if count < 0x80 { return [UInt8(count)] }
         let bytes = withUnsafeBytes(of: UInt32(count).bigEndian) { Array($0.drop { $0 == 0 }) }
@@ -228,6 +243,8 @@ public enum Unverifiable: Hashable, Sendable {
     /// The certificate (or the rest of its chain) is only at this URI, which is never fetched.
     case certificateAtURI(String)
     case noCertificate
+    /// A certificate that is not even one DER element.
+    case unreadableCertificate
     /// Certificates not in X.509 (1 is M2M): not supported.
     case certificateFormat(UInt8)
     case unsupportedSignatureType(UInt8)
@@ -245,6 +262,7 @@ public enum Unverifiable: Hashable, Sendable {
         case .signatureAtURI: "the signature is at a URI, which is not fetched"
         case .certificateAtURI: "the certificate chain continues at a URI, which is not fetched"
         case .noCertificate: "no certificate"
+        case .unreadableCertificate: "a certificate does not decode"
         case .certificateFormat(let code):
             "\(SignatureRecord.certificateFormatNames[code] ?? Hex.code(code)) certificates are not supported"
         case .unsupportedSignatureType(let code): "signature type \(Hex.code(code)) is not supported"

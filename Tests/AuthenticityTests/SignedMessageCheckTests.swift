@@ -80,13 +80,28 @@ import TestSupport
         #expect(found.status(ofRecord: 0) == nil && found.status(ofRecord: 2) == .verified)
     }
 
-    @Test func m2mCertificatesAndUnknownTypesAreNotChecked() throws {
-        var record = SignatureRecord(signatureType: 0x0B, signature: .bytes([1, 2]), certificateFormat: 1, certificates: [[0x30]])
+    @Test func whatIsCheckedIsBounded() throws {
+        let marker = NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try SignatureRecord(signatureType: 0, signature: .bytes([])).payload())
+        let many = check().signatures(in: NDEFMessage(records: Array(repeating: marker, count: 5)))
+        #expect(many.map(\.verdict) == Array(repeating: .unverified(.marker), count: 4) + [.unverified(.tooManySignatures)])
+        var small = check()
+        small.limits.certificateBytes = 100
+        #expect(small.signatures(in: try signed(content)).first?.verdict == .unverified(.tooLarge))
+        small = check()
+        small.limits.signedBytes = 10
+        #expect(small.signatures(in: try signed(content)).first?.verdict == .unverified(.tooLarge))
+    }
+
+    @Test func m2mCertificatesUnknownTypesAndNonCertificatesAreNotChecked() throws {
+        var record = SignatureRecord(signatureType: 0x0B, signature: .bytes([1, 2]), certificateFormat: 1, certificates: [[0x30, 0]])
         let sig = { (r: SignatureRecord) in NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try r.payload()) }
         #expect(check().signatures(in: NDEFMessage(records: content + [try sig(record)])).first?.verdict == .unverified(.certificateFormat(1)))
         record.certificateFormat = 0
         record.signatureType = 0x0C
         #expect(check().signatures(in: NDEFMessage(records: content + [try sig(record)])).first?.verdict == .unverified(.unsupportedSignatureType(0x0C)))
+        record.signatureType = 0x0B
+        record.certificates = [[0x30, 0x05, 1, 2]]
+        #expect(check().signatures(in: NDEFMessage(records: content + [try sig(record)])).first?.verdict == .unverified(.unreadableCertificate))
     }
 }
 
