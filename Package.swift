@@ -124,7 +124,7 @@ let package = Package(
         ]),
         .target(name: "NFCScanCLI", dependencies: [
             "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCCopy", "NFCObjects", "NFCScanKit", "CommandLineIO", "DBusValues", "NFCBusAPI", "Systemd",
-            "AppIdentity", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "AppIdentity", "Authenticity", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // nfcscan's web host (nfcscan-webnfc-host): one page's scans and writes as nfcscand sessions.
         .target(name: "WebNFCHost", dependencies: [
@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(name: "NFCDaemonTests", dependencies: [
             "NFCDaemon", "Systemd", "DBusValues", "NFCBusAPI", "NFCCopy", "NFCObjects", "NDEF", "NDEFReport", "NFCTags", "NFCReaders", "NFCDispatch",
             "NFCScanKit", "TestSupport", "POSIXEvents",
-            "Mosquitto", "DesktopEntries", "AppIdentity",
+            "Mosquitto", "DesktopEntries", "AppIdentity", "Authenticity",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

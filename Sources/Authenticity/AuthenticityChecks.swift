@@ -22,27 +22,25 @@ public struct AuthenticityChecks: Sendable {
     /// Everything the checks find on `reading`: each part is pure, given the seams.
     public func examine(_ reading: TagReading) -> AuthenticityFindings {
         var findings = AuthenticityFindings()
-        findings.genuine = originality(of: reading)
+        findings.originality = originality(of: reading.originality, uid: reading.uid)
         findings.signatures = reading.message.map(SignedMessageCheck(certificates: certificates, trustAnchors: trustAnchors).signatures) ?? []
         return findings
-    }
-
-    /// The chip's originality verdict; nil when nothing could be checked.
-    func originality(of reading: TagReading) -> Genuineness? {
-        nil
     }
 }
 
 /// What the checks found on one object: carried on the ``ScannedObject`` into every report.
 public struct AuthenticityFindings: Hashable, Sendable {
-    /// Whether the chip is the one it claims to be (its originality signature); nil when it could
+    /// Whether the chip is the one it claims to be (its originality signature), or why that could
     /// not be checked (no signature to check on such a chip, or the link cannot ask for it).
-    public var genuine: Genuineness?
+    public var originality: OriginalityOutcome
     /// Each Signature record's verdict, in message order (none when the message has none).
     public var signatures: [MessageSignature]
 
-    public init(genuine: Genuineness? = nil, signatures: [MessageSignature] = []) {
-        self.genuine = genuine
+    /// The originality verdict; nil when it could not be checked.
+    public var genuine: Genuineness? { originality.verdict }
+
+    public init(originality: OriginalityOutcome = .unchecked("not checked"), signatures: [MessageSignature] = []) {
+        self.originality = originality
         self.signatures = signatures
     }
 }

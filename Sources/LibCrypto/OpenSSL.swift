@@ -2,15 +2,19 @@ import Authenticity
 import COpenSSL
 
 /// OpenSSL's libcrypto behind Authenticity's seams: the one place nfcscan's cryptography runs.
-public struct OpenSSL: RawECDSAVerifying, AES128, CertificateVerifying {
+/// Its conformances live beside it, one file each (OriginalitySignatures, AESCipher,
+/// Certificates). It holds nothing: every call makes and frees its own OpenSSL objects, and
+/// OpenSSL 3 is safe to call from any thread, so one value serves every task.
+public struct OpenSSL: Sendable {
     public init() {}
 
-    public func verifies(curve: OriginalityCurve, publicKey: [UInt8], digest: [UInt8], signature: [UInt8]) -> Bool { false }
-    public func encryptBlock(key: [UInt8], _ block: [UInt8]) -> [UInt8]? { nil }
-    public func decryptCBC(key: [UInt8], iv: [UInt8], _ data: [UInt8]) -> [UInt8]? { nil }
-    public func cmac(key: [UInt8], _ message: [UInt8]) -> [UInt8]? { nil }
-    public func verifies(certificate: [UInt8], scheme: SignedDataScheme, data: [UInt8], signature: [UInt8]) -> Bool { false }
-    public func chain(certificate: [UInt8], intermediates: [[UInt8]], extraAnchors: [String]) -> ChainVerdict { .untrusted("not built yet") }
+    /// Runs `body` and then empties this thread's OpenSSL error queue: a refusal is an answer
+    /// (false, nil, untrusted), not an error, and must not leave entries behind for the next
+    /// caller on the thread to trip over.
+    static func answering<T>(_ body: () -> T) -> T {
+        defer { ERR_clear_error() }
+        return body()
+    }
 }
 
 extension AuthenticityChecks {

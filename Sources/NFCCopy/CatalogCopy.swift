@@ -214,6 +214,8 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var changedWithPassword: String { say(.changedWithPassword) }
     public var cannotBeChanged: String { say(.cannotBeChanged) }
     public var isBlank: String { say(.isBlank) }
+    public var isGenuine: String { say(.isGenuine) }
+    public var mayNotBeGenuine: String { say(.mayNotBeGenuine) }
     public var formatHint: String { say(.formatHint) }
     public func sizeHint(needed: Int, available: Int) -> String {
         words.text(.sizeHint, count: needed, ["available": String(available), "object": name])

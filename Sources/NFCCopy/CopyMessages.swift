@@ -207,6 +207,10 @@ extension CopyMessage {
         note: "nfcscan info of an object a password protects.")
     static let cannotBeChanged = CopyMessage(.sentence, "cannotBeChanged", "It is locked and can't be changed.")
     static let isBlank = CopyMessage(.sentence, "isBlank", "It is blank and needs preparing before saving.")
+    static let isGenuine = CopyMessage(.sentence, "isGenuine", "This {object}'s chip is genuine.",
+        note: "nfcscan info: the chip inside the object carries its maker's signature, and it checks out.")
+    static let mayNotBeGenuine = CopyMessage(.sentence, "mayNotBeGenuine", "This {object}'s chip may not be genuine.",
+        note: "nfcscan info: the chip's maker's signature is missing or doesn't check out (a copy or a look-alike).")
     static let formatHint = CopyMessage(.sentence, "writeHint.blank", "Run again with --format to prepare the {object}.",
         note: "nfcscan write, after \"The poster is blank and needs preparing first.\"; --format is the option and stays as it is.")
     static let sizeHint = CopyMessage(.sentence, "writeHint.too-large", "This needs {count} byte; the {object} holds {available}.",
@@ -281,7 +285,7 @@ extension CopyMessage {
         writePromptLink, writePromptText, writePromptInformation, writePromptErase, writePromptLock, writing, erasing,
         locking, savedDone, erasedDone, lockedDone, tooLarge, readOnly, notEmpty, writeBlank, passwordRequired, wrongPassword,
         writeMovedAway, differentObject, didNotVerify, writeUnsupported, writeFailed, canceled, lockQuestion, holds,
-        canBeChanged, changedWithPassword, cannotBeChanged, isBlank, formatHint, sizeHint, progress,
+        canBeChanged, changedWithPassword, cannotBeChanged, isBlank, isGenuine, mayNotBeGenuine, formatHint, sizeHint, progress,
         askPermission, consentSaveLink, consentSaveText, consentSaveInformation, consentErase, consentLock, cannotBeUndone,
         lockedAfterSaving, scanDone, scanCanceled, actionCancel, actionAllow, actionDontAllow, actionSave, actionErase, actionLock,
         objectPoster, objectBadge, objectToy, objectProductLabel, objectLabel, objectSticker, objectCard, objectTicket,

@@ -60,6 +60,10 @@ public protocol WriteCopyCatalog: Sendable {
     var changedWithPassword: String { get }
     var cannotBeChanged: String { get }
     var isBlank: String { get }
+    /// `nfcscan info`: "This badge's chip is genuine." (its originality signature verifies).
+    var isGenuine: String { get }
+    /// `nfcscan info`: its originality signature is missing or does not verify.
+    var mayNotBeGenuine: String { get }
     /// `nfcscan write`, after ``WriteEnding/blank``: "Run again with --format to prepare the poster."
     var formatHint: String { get }
     /// `nfcscan write`, after ``WriteEnding/tooLarge``: how much fits and how much was asked.
@@ -84,6 +88,7 @@ extension ScanCopy {
                ("holds", copy.holds(used: 45, capacity: 137), true), ("canBeChanged", copy.canBeChanged, true),
                ("changedWithPassword", copy.changedWithPassword, true),
                ("cannotBeChanged", copy.cannotBeChanged, true), ("isBlank", copy.isBlank, true),
+               ("isGenuine", copy.isGenuine, true), ("mayNotBeGenuine", copy.mayNotBeGenuine, true),
                ("formatHint", copy.formatHint, true), ("sizeHint", copy.sizeHint(needed: 200, available: 137), true),
                ("progress", copy.progress(copy.writePrompt(.erase), index: 1, total: 3), false)]
     }

@@ -1,3 +1,4 @@
+import Authenticity
 import NDEF
 import NDEFReport
 import NFCTags
@@ -45,7 +46,7 @@ extension ScannedObject {
     public var identity: ReportValue {
         ObjectIdentity(identifier: identifier, technology: technology, platform: reading.platform, product: reading.product,
                        capacity: reading.capacity, readerName: readerName, backend: backend, roundTrips: reading.roundTrips,
-                       formatted: reading.formatted).report
+                       formatted: reading.formatted, genuine: authenticity.genuine).report
     }
 
 }
@@ -64,10 +65,14 @@ public struct ObjectIdentity: Sendable {
     public var roundTrips: Int?
     /// False for a blank object (never formatted for messages); nil or true: formatted or not known.
     public var formatted: Bool?
+    /// The chip's originality verdict (Docs/authenticity.md); nil: not checked.
+    public var genuine: Genuineness?
 
     public init(identifier: [UInt8], technology: ObjectTechnology?, platform: TagPlatform?, product: String? = nil,
-                capacity: Int? = nil, readerName: String, backend: ReaderBackend, roundTrips: Int? = nil, formatted: Bool? = nil) {
+                capacity: Int? = nil, readerName: String, backend: ReaderBackend, roundTrips: Int? = nil, formatted: Bool? = nil,
+                genuine: Genuineness? = nil) {
         self.formatted = formatted
+        self.genuine = genuine
         self.identifier = identifier
         self.technology = technology
         self.platform = platform
@@ -101,6 +106,11 @@ public struct ObjectIdentity: Sendable {
         if let product { fields.append(.init("product", .string(product))) }
         if let capacity { fields.append(.init("capacity", .int(capacity))) }
         if formatted == false { fields.append(.init("formatted", .bool(false))) }
+        switch genuine {
+        case .genuine(let key)?: fields += [.init("genuine", .bool(true)), .init("genuine_key", .string(key))]
+        case .notGenuine?: fields.append(.init("genuine", .bool(false)))
+        case nil: break
+        }
         fields += [.init("reader", .string(readerName)), .init("backend", .string(backend.rawValue))]
         if let roundTrips { fields.append(.init("round_trips", .int(roundTrips))) }
         return .object(fields)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineIO
+import Authenticity
 import NDEFReport
 import NFCCopy
 import NFCObjects
@@ -52,9 +53,17 @@ struct InfoCommand: AsyncParsableCommand {
             return
         }
         let copy = ScanCopy.writeCatalog(for: .preferred(), object: options.object)
-        guard status.formatted else { return writeLine(copy.isBlank) }
-        writeLine(copy.holds(used: status.used, capacity: status.capacity))
-        guard status.access == .readWrite else { return writeLine(copy.cannotBeChanged) }
-        writeLine(status.passwordProtected == true ? copy.changedWithPassword : copy.canBeChanged)
+        if !status.formatted {
+            writeLine(copy.isBlank)
+        } else {
+            writeLine(copy.holds(used: status.used, capacity: status.capacity))
+            writeLine(status.access != .readWrite ? copy.cannotBeChanged
+                      : status.passwordProtected == true ? copy.changedWithPassword : copy.canBeChanged)
+        }
+        switch place.genuine {
+        case .genuine?: writeLine(copy.isGenuine)
+        case .notGenuine?: writeLine(copy.mayNotBeGenuine)
+        case nil: break
+        }
     }
 }

@@ -101,12 +101,18 @@ struct ObjectChange {
                 return status
             }
             prompt.show(job.action.map(writeCopy.busy) ?? copy.reading, deadline: nil, secondsLeft: secondsLeft)
-            let place = ObjectIdentity(object: object, reader: reader)
+            var place = ObjectIdentity(object: object, reader: reader)
             let result = await perform(on: object)
             prompt.clear()
             switch result {
             case .success(let outcome):
                 if options.verbose { printError("nfcscan: \(place.summary) on \(reader.name)") }
+                if case .status(let status) = outcome {
+                    // Checked as a scan checks what it reads (the session's checks).
+                    let originality = session.checks.originality(of: status.originality, uid: status.uid ?? object.identifier)
+                    place.genuine = originality.verdict
+                    if options.verbose { printError("nfcscan: \(originality.explanation)") }
+                }
                 report(outcome, place: place, writeCopy: writeCopy)
             case .failure(let error):
                 let ending = WriteEnding(error)

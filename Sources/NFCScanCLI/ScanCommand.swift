@@ -144,6 +144,7 @@ struct ScanCommand: AsyncParsableCommand {
         if verbose {
             let product = reading.product ?? reading.platform.rawValue
             printError("nfcscan: read \(product) \(Hex.string(scanned.identifier)) on \(scanned.readerName): \(reading.ndefBytes.count) bytes in \(reading.roundTrips) round trips")
+            printError("nfcscan: \(scanned.authenticity.originality.explanation)")
         }
         let report: ReportValue
         do {

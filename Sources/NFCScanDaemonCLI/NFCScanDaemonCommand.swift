@@ -133,6 +133,9 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
         if !settings.ignoredConditions.isEmpty {
             logger.notice("\(settingsPath): never pausing for \(settings.ignoredConditions.map(\.rawValue).sorted())")
         }
+        if settings.notGenuine == .refuse {
+            logger.notice("\(settingsPath): objects whose chip is not genuine are refused")
+        }
         // A station (issue 15): the publisher observes the core and runs its connection beside it.
         let publisher = settings.broker.map { BrokerPublisher(settings: $0, password: settings.brokerPassword, logger: logger) }
         // Without a system bus (containers, some test rigs) logind's and NetworkManager's conditions are unknown.
@@ -156,7 +159,8 @@ struct NFCScanDaemonCommand: AsyncParsableCommand {
                                                  mimeApps: MimeAppsList.searchPath(environment: ProcessInfo.processInfo.environment),
                                                  searchPath: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
                                                  sheetProgram: sheetProgram,
-                                                 webHosts: WebHostExecutables.beside(SheetChoice.ownExecutable)),
+                                                 webHosts: WebHostExecutables.beside(SheetChoice.ownExecutable),
+                                                 notGenuine: settings.notGenuine),
                             logger: logger)
         publisher?.reportStatus { [daemon] in daemon.brokerChanged($0) }
         let watches: [any Service]

@@ -76,7 +76,8 @@ public final class ScanSession: Sendable {
     private let removed: @Sendable (any Reader, (any Error)?) -> Void
     private let heldElsewhere: (@Sendable (any Reader, Bool) -> Void)?
     private let departed: @Sendable (any Reader) -> Void
-    private let checks: AuthenticityChecks
+    /// What each object read is checked for; `nfcscan info` checks what it reads with the same.
+    public let checks: AuthenticityChecks
 
     /// The readers open now.
     public var readers: [any Reader] {

@@ -25,7 +25,7 @@ extension VirtualType5Tag: DumpableObject {
     public var dumpedChip: DumpedChip {
         var product = self.product
         product.defaultUID = uid
-        return .type5(Type5Dump(product: product, uid: uid, memory: memory))
+        return .type5(Type5Dump(product: product, uid: uid, memory: memory, signature: signature))
     }
 }
 

@@ -1,8 +1,8 @@
 import NDEF
 import NFCTags
 
-/// A Type 2 chip (NTAG21x, MIFARE Ultralight family) answering GET_VERSION, READ and FAST_READ
-/// from a memory image as the NXP data sheets describe:
+/// A Type 2 chip (NTAG21x, MIFARE Ultralight family) answering GET_VERSION, READ, FAST_READ and
+/// READ_SIG from a memory image as the NXP data sheets describe:
 ///
 /// - READ returns 4 pages from the given one, rolling over to page 0 past the last page; an
 ///   address past the last page gets NAK 0x0.
@@ -28,8 +28,13 @@ public struct VirtualType2Tag: VirtualObject {
     /// every NTAG and Ultralight; a dump may say otherwise.
     public var atqa: [UInt8] = [0x00, 0x44]
     public var sak: UInt8 = 0x00
-    /// The originality signature READ_SIG (3C 00) answers; nil: a chip without READ_SIG.
+    /// The originality signature READ_SIG (3C 00) answers; nil: a chip without READ_SIG. A chip
+    /// of a family NXP signs starts with ``unsignedSignature``: no one but NXP can make a real
+    /// one, so a made-up chip answers as clone chips typically do; a dump's signature (or
+    /// `nfcsim --signature`) replaces it.
     public var signature: [UInt8]?
+    /// What a made-up chip of a signing family answers READ_SIG with: 32 zero bytes.
+    public static let unsignedSignature = [UInt8](repeating: 0, count: 32)
     /// The one-way counters READ_CNT (39 NN) answers, 24 bits each (Ultralight EV1 has three);
     /// empty: a chip without READ_CNT.
     public var counters: [UInt32] = []
@@ -74,6 +79,7 @@ public struct VirtualType2Tag: VirtualObject {
         memory = image
         self.presence = presence
         unknownCommandReply = product.version == nil ? .silence : .nak(Type2Acknowledgement.invalidArgument.rawValue)
+        signature = product.originality == nil ? nil : Self.unsignedSignature
     }
 
     /// The 7-byte UID stored in pages 0–1.
@@ -138,10 +144,7 @@ public struct VirtualType2Tag: VirtualObject {
 
     private func answer(_ frame: [UInt8]) -> VirtualReply {
         let pages = product.totalPages
-        // READ_SIG and READ_CNT (MF0ULx1 data sheet §8.8, §8.10), which only dumped chips carry.
-        if frame.count == 2, frame[0] == 0x3C, let signature {
-            return frame[1] == 0x00 ? .frame(signature) : .nak(Type2Acknowledgement.invalidArgument.rawValue)
-        }
+        // READ_CNT (MF0ULx1 data sheet §8.10), which only dumped chips carry.
         if frame.count == 2, frame[0] == 0x39, !counters.isEmpty {
             guard Int(frame[1]) < counters.count else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
             let value = counters[Int(frame[1])]
@@ -158,6 +161,9 @@ public struct VirtualType2Tag: VirtualObject {
             guard product.supportsFastRead else { return unknownCommandReply }
             guard start <= end, Int(end) < firstUnreadablePage else { return .nak(Type2Acknowledgement.invalidArgument.rawValue) }
             return .frame((Int(start)...Int(end)).flatMap { readPage($0) })
+        case .readSignature:
+            guard let signature else { return unknownCommandReply }
+            return .frame(signature)
         case nil:
             return unknownCommandReply
         }

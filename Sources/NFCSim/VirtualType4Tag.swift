@@ -21,6 +21,8 @@ import NFCTags
 /// | UPDATE BINARY with more data than the CC's MLc | 67 00 |
 /// | instruction not supported | 6D 00 |
 /// | class not supported | 6E 00 |
+///
+/// With a ``signature``, Read_Sig too (the NTAG 424 DNA and DESFire command, ISO 7816-4 wrapped).
 public struct VirtualType4Tag: VirtualObject {
     public static let platform = TagPlatform.type4
 
@@ -45,6 +47,10 @@ public struct VirtualType4Tag: VirtualObject {
     public var acceptsExtendedLength: Bool
     /// Status words to answer instead of the normal one, by instruction byte (fault injection).
     public var statusOverrides: [UInt8: StatusWord] = [:]
+    /// The 56-byte originality signature an NTAG 424 DNA or DESFire answers Read_Sig with (CLA 90
+    /// INS 3C P1 P2 00 00, data 00: the signature and `91 00`); nil: an object without the
+    /// command, which answers class 90 with 6E 00, as any NDEF-only ISO-DEP object does.
+    public var signature: [UInt8]?
     public var presence: FieldPresence
 
     private var applicationSelected = false
@@ -110,6 +116,10 @@ public struct VirtualType4Tag: VirtualObject {
 
     private mutating func answer(_ frame: [UInt8]) -> ResponseAPDU {
         guard let command = CommandAPDU(frame) else { return ResponseAPDU(status: .wrongLength) }
+        if let signature, command.cla == Type4Tag.readSignature.cla, command.ins == Type4Tag.readSignature.ins {
+            // DESFire native status words: 91 00 done, 91 7E a wrong length or address.
+            return command == Type4Tag.readSignature ? ResponseAPDU(data: signature, status: StatusWord(0x9100)) : ResponseAPDU(status: StatusWord(0x917E))
+        }
         guard command.cla == 0x00 else { return ResponseAPDU(status: .classNotSupported) }
         if let status = statusOverrides[command.ins] { return ResponseAPDU(status: status) }
         if command.needsExtendedLength && !acceptsExtendedLength { return ResponseAPDU(status: .wrongLength) }

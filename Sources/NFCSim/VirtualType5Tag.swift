@@ -24,12 +24,14 @@ public struct Type5Product: Hashable, Sendable {
         self.icReference = icReference
     }
 
-    static let nxpUID: [UInt8] = [0xE0, 0x04, 0x01, 0x08, 0x66, 0x2D, 0x4A, 0x90]
+    /// NXP ICODE UIDs: IC type 01, then the type indicator in bits 4–3 (SLIX 10, SLIX2 01).
+    static let slixUID: [UInt8] = [0xE0, 0x04, 0x01, 0x10, 0x66, 0x2D, 0x4A, 0x90]
+    static let slix2UID: [UInt8] = [0xE0, 0x04, 0x01, 0x08, 0x66, 0x2D, 0x4A, 0x90]
 
     /// NXP ICODE SLIX: 28 blocks, IC reference 0x01.
-    public static let icodeSLIX = Type5Product(name: "ICODE SLIX", blockCount: 28, blockSize: 4, defaultUID: nxpUID)
+    public static let icodeSLIX = Type5Product(name: "ICODE SLIX", blockCount: 28, blockSize: 4, defaultUID: slixUID)
     /// NXP ICODE SLIX2: 80 blocks.
-    public static let icodeSLIX2 = Type5Product(name: "ICODE SLIX2", blockCount: 80, blockSize: 4, defaultUID: nxpUID)
+    public static let icodeSLIX2 = Type5Product(name: "ICODE SLIX2", blockCount: 80, blockSize: 4, defaultUID: slix2UID)
     /// ST ST25DV04K: 128 blocks.
     public static let st25dv04k = Type5Product(name: "ST25DV04K", blockCount: 128, blockSize: 4,
                                                defaultUID: [0xE0, 0x02, 0x26, 0x00, 0x1C, 0x5A, 0x7B, 0x31])
@@ -41,7 +43,9 @@ public struct Type5Product: Hashable, Sendable {
 /// INVENTORY (one slot, no mask: `00 DSFID UID`), GET SYSTEM INFORMATION, READ SINGLE BLOCK and
 /// READ MULTIPLE BLOCKS, WRITE SINGLE BLOCK and LOCK BLOCK, non-addressed or addressed (flag
 /// 0x20 with the UID, least significant byte first: another UID gets no answer), with the option
-/// flag (0x40) adding a block security status byte per block read (01: locked). ISO 15693 error
+/// flag (0x40) adding a block security status byte per block read (01: locked), and ICODE's
+/// custom READ SIGNATURE (BD, with NXP's manufacturer code 04 before any UID) where the chip has
+/// a signature. ISO 15693 error
 /// codes: 0x10 block not available (past the end), 0x11 already locked (LOCK BLOCK again), 0x12
 /// locked (WRITE to a locked block), 0x0F a WRITE without one block's bytes, 0x01 an unknown
 /// command. Errors do not silence the chip.
@@ -54,6 +58,11 @@ public struct VirtualType5Tag: VirtualObject {
     /// Blocks LOCK BLOCK has made read-only for good.
     public private(set) var lockedBlocks: Set<Int> = []
     public var presence: FieldPresence
+    /// The originality signature READ SIGNATURE answers; nil: a chip without the command. A chip
+    /// whose UID names an ICODE SLIX2 or DNA (``OriginalityFamily/icode(uid:)``) starts with 32
+    /// zero bytes, as a made-up Type 2 chip does (``VirtualType2Tag/unsignedSignature``); a
+    /// dump's replaces them.
+    public var signature: [UInt8]?
 
     /// A chip formatted for NDEF: a 4-byte CC `E1 40 MLEN 01` (read multiple supported), the
     /// message in an NDEF TLV and a Terminator.
@@ -76,6 +85,7 @@ public struct VirtualType5Tag: VirtualObject {
         self.uid = uid
         memory = image
         self.presence = presence
+        signature = OriginalityFamily.icode(uid: uid) == nil ? nil : VirtualType2Tag.unsignedSignature
     }
 
     public var isPresent: Bool { presence.isPresent }
@@ -96,6 +106,8 @@ public struct VirtualType5Tag: VirtualObject {
         guard frame.count >= 2 else { return .silence }
         let flags = frame[0], command = frame[1]
         var parameters = frame.dropFirst(2)
+        // A custom command (A0–DF) carries the IC manufacturer code before the UID.
+        let manufacturer = (0xA0...0xDF).contains(command) ? parameters.popFirst() : nil
         if flags & 0x04 != 0 {
             // Inventory flag: 0x20 is then "one slot", not "addressed". Only the no-mask form.
             guard command == Type5Command.inventory, flags & 0x20 != 0, parameters.first == 0x00 else { return .silence }
@@ -121,6 +133,8 @@ public struct VirtualType5Tag: VirtualObject {
             guard !lockedBlocks.contains(block) else { return .frame([0x01, 0x12]) }
             memory.replaceSubrange((block * product.blockSize)..<((block + 1) * product.blockSize), with: params.dropFirst())
             return .frame([0x00])
+        case (Type5Command.readSignatureCode, 0) where manufacturer == Type5Command.nxpManufacturer && signature != nil:
+            return .frame([0x00] + (signature ?? []))
         case (Type5Command.lockBlock, 1):
             let block = Int(params[0])
             guard block < product.blockCount else { return .frame([0x01, 0x10]) }

@@ -37,6 +37,9 @@ struct ObjectOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Protect the object's memory from page 4 on with its password (--password, else the factory's): write (AUTH0 4), or read (AUTH0 4 and PROT: reading needs the password too) (NTAG21x and Ultralight EV1 only).", valueName: "write|read"))
     var protect: Protection?
 
+    @Option(help: ArgumentHelp("The object's originality signature in hex, what it answers the command that reads it: 32 bytes for an NTAG21x, Ultralight EV1 (mf0ul11, mf0ul21) or ICODE SLIX2, 56 for a type4 object (answering Read_Sig as an NTAG 424 DNA or DESFire does). Without it a made-up chip of those families answers 32 zero bytes, as clone chips typically do (no one but NXP can make a real one), a type4 object does not answer, and a dump answers with its own.", valueName: "hex"))
+    var signature: String?
+
     /// What `--protect` puts behind the password.
     enum Protection: String, ExpressibleByArgument, CaseIterable {
         case write, read
@@ -63,6 +66,51 @@ struct ObjectOptions: ParsableArguments {
             throw ValidationError("--image and --dump hold the object's password and protection (its PWD, AUTH0 and ACCESS pages); give them without --password or --protect")
         }
         if let password, Self.passwordBytes(password) == nil { throw ValidationError("--password needs 8 hex digits, such as 1a2b3c4d") }
+        if let signature, Self.signatureBytes(signature) == nil { throw ValidationError("--signature needs 32 or 56 bytes in hex") }
+    }
+
+    /// The check of `--signature` against the object named by `--type`: `length` is the signature
+    /// it answers (nil: it has none). A dump's chip is checked when it is loaded (``loadDump(raw:)``).
+    func validateSignature(length: Int?) throws {
+        guard dump == nil, let bytes = signature.flatMap(Self.signatureBytes) else { return }
+        guard let length else {
+            throw ValidationError("--signature is for objects with an originality signature: ntag210, ntag212, ntag213, ntag215, ntag216, mf0ul11, mf0ul21, icodeslix2 (32 bytes) or type4 (56)")
+        }
+        guard bytes.count == length else { throw ValidationError("--signature: this object's signature is \(length) bytes, not \(bytes.count)") }
+    }
+
+    /// The signature a Type 2 chip answers: 32 bytes for a signing family, none otherwise.
+    static func signatureLength(_ product: Type2Product?) -> Int? {
+        product?.originality == nil ? nil : 32
+    }
+
+    static func signatureBytes(_ text: String) -> [UInt8]? {
+        guard case .success(let bytes) = Hex.decode(text), bytes.count == 32 || bytes.count == 56 else { return nil }
+        return bytes
+    }
+
+    /// The `--dump` file's object (`raw`: the `--type` of a raw image), with `--signature` in
+    /// place of its own; nil without `--dump`.
+    func loadDump(raw: RawChip?) throws(ContentFailure) -> Dump? {
+        guard let dump else { return nil }
+        var loaded = try NFCSimCLI.loadDump(dump, raw: raw)
+        loaded.chip = try signed(loaded.chip)
+        return loaded
+    }
+
+    /// The dumped chip with `--signature` in place of its own: a Type 2 or ISO 15693 chip's 32 bytes.
+    func signed(_ chip: DumpedChip) throws(ContentFailure) -> DumpedChip {
+        guard let bytes = signature.flatMap(Self.signatureBytes) else { return chip }
+        switch chip {
+        case .type2(var dump) where bytes.count == 32:
+            dump.signature = bytes
+            return .type2(dump)
+        case .type5(var dump) where bytes.count == 32:
+            dump.signature = bytes
+            return .type5(dump)
+        default:
+            throw ContentFailure(status: 64, message: "--signature: the dump's \(chip.name) answers no \(bytes.count)-byte signature; give 32 bytes for an NTAG, Ultralight or ICODE dump")
+        }
     }
 
     /// The check that needs the subcommand's object type.
@@ -83,12 +131,14 @@ struct ObjectOptions: ParsableArguments {
     }
 
     /// The Type 2 chip the options describe: the `--image` memory as it is, else a `--blank` chip
-    /// or one holding the message, with `--password` and `--protect` applied.
+    /// or one holding the message, with `--password` and `--protect` applied; `--signature` on either.
     func type2Tag(_ product: Type2Product, content: Content) throws -> VirtualType2Tag {
-        if let image = content.image { return try VirtualType2Tag(product: product, image: image) }
         let uid = content.uid ?? VirtualType2Tag.defaultUID
-        var tag = blank ? try VirtualType2Tag(product: product, image: Type2MemoryImage.blank(product: product, uid: uid))
-                        : try VirtualType2Tag(product: product, uid: uid, message: content.message)
+        var tag = if let image = content.image { try VirtualType2Tag(product: product, image: image) } else if blank {
+            try VirtualType2Tag(product: product, image: Type2MemoryImage.blank(product: product, uid: uid))
+        } else { try VirtualType2Tag(product: product, uid: uid, message: content.message) }
+        if let signature = content.signature { tag.signature = signature }
+        guard content.image == nil else { return tag }
         if password != nil || protect != nil, product.configurationPages != nil {
             let chosen = password.flatMap(Self.passwordBytes) ?? [0xFF, 0xFF, 0xFF, 0xFF]
             // Without --protect, AUTH0 stays FF as from the factory: nothing is protected.
@@ -97,16 +147,17 @@ struct ObjectOptions: ParsableArguments {
         return tag
     }
 
-    /// The loaded content: the message (nil: formatted but empty), the `--uid` bytes, and the
-    /// `--image` memory for a Type 2 `product`.
+    /// The loaded content: the message (nil: formatted but empty), the `--uid` bytes, the
+    /// `--image` memory for a Type 2 `product`, and the `--signature` bytes.
     struct Content {
         var message: NDEFMessage?
         var uid: [UInt8]?
         var image: [UInt8]?
+        var signature: [UInt8]?
     }
 
     func load(product: Type2Product?) throws(ContentFailure) -> Content {
-        var content = Content(message: try objectMessage(uri: uri, text: text, ndef: ndef))
+        var content = Content(message: try objectMessage(uri: uri, text: text, ndef: ndef), signature: signature.flatMap(Self.signatureBytes))
         if let uid {
             guard case .success(let bytes) = Hex.decode(uid), bytes.count == 7 else {
                 throw ContentFailure(status: 64, message: "--uid needs 7 bytes in hex, such as 04a1b2c3d4e5f6")

@@ -110,6 +110,7 @@ struct PN532Command: ParsableCommand {
     func validate() throws {
         try object.validateImage(allowed: (type ?? .ntag213).product != nil)
         try object.validatePassword(product: (type ?? .ntag213).product)
+        try object.validateSignature(length: ObjectOptions.signatureLength((type ?? .ntag213).product))
         if keepReader, object.duration == nil { throw ValidationError("--keep-reader only makes sense with --for") }
         if let n = dieAtExchange, n < 1 { throw ValidationError("--die-at-exchange counts from 1") }
     }
@@ -120,7 +121,7 @@ struct PN532Command: ParsableCommand {
         var dumped: Dump?
         do {
             content = try object.load(product: type.product)
-            if let path = object.dump { dumped = try loadDump(path, raw: self.type?.raw) }
+            dumped = try object.loadDump(raw: self.type?.raw)
         } catch {
             printError(error.message); throw ExitCode(error.status)
         }

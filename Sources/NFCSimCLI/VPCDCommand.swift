@@ -78,6 +78,15 @@ struct VPCDCommand: ParsableCommand {
             }
         }
 
+        /// The bytes of the originality signature this object answers, nil for none.
+        var signatureLength: Int? {
+            switch self {
+            case .type4: Type4Tag.signatureLength
+            case .icodeslix2: 32
+            default: ObjectOptions.signatureLength(product)
+            }
+        }
+
         /// What a raw `--dump` image of this type holds.
         var raw: RawChip? {
             if let product { return .type2(product) }
@@ -112,6 +121,7 @@ struct VPCDCommand: ParsableCommand {
     func validate() throws {
         try object.validateImage(allowed: (type ?? .ntag213).product != nil)
         try object.validatePassword(product: (type ?? .ntag213).product)
+        try object.validateSignature(length: (type ?? .ntag213).signatureLength)
         if !(1...65535).contains(port) { throw ValidationError("--port needs a TCP port, 1 to 65535") }
     }
 
@@ -121,7 +131,7 @@ struct VPCDCommand: ParsableCommand {
         var dumped: Dump?
         do {
             content = try object.load(product: type.product)
-            if let path = object.dump { dumped = try loadDump(path, raw: self.type?.raw) }
+            dumped = try object.loadDump(raw: self.type?.raw)
         } catch {
             printError(error.message); throw ExitCode(error.status)
         }
@@ -150,11 +160,13 @@ struct VPCDCommand: ParsableCommand {
                 card = reader.present(tag.vpcdCard)
                 summary = "FeliCa Lite-S IDm \(Hex.spaced(tag.idm)) \(reader.summary)"
             } else if let product = type.type5Product {
-                let chip = try VirtualType5Tag(product: product, message: message)
+                var chip = try VirtualType5Tag(product: product, message: message)
+                if let signature = content.signature { chip.signature = signature }
                 card = VPCDType5Card(chip: chip)
                 summary = "\(chip.product.name) (ISO 15693) UID \(Hex.spaced(chip.uid)) as a PC/SC contactless storage card"
             } else {
-                let object = try VirtualType4Tag(message: message)
+                var object = try VirtualType4Tag(message: message)
+                object.signature = content.signature
                 let type4 = VPCDType4Card(object: object, uid: uidBytes ?? VirtualType4Tag.pn532DefaultUID)
                 card = type4
                 summary = "Type 4 (ISO-DEP) object UID \(Hex.spaced(type4.uid))"

@@ -49,9 +49,12 @@ public struct TagStatus: Hashable, Sendable {
     /// Whether a password protects writing (NTAG21x AUTH0 within memory), when the driver knows.
     public var passwordProtected: Bool?
     public var roundTrips: Int
+    /// The chip's originality signature as read (``TagReading/originality``), for `nfcscan info`.
+    public var originality: OriginalityEvidence?
 
     public init(platform: TagPlatform, product: String?, uid: [UInt8]?, formatted: Bool, access: Access,
-                capacity: Int, used: Int, passwordProtected: Bool? = nil, roundTrips: Int) {
+                capacity: Int, used: Int, passwordProtected: Bool? = nil, roundTrips: Int, originality: OriginalityEvidence? = nil) {
+        self.originality = originality
         self.platform = platform
         self.product = product
         self.uid = uid

@@ -4,7 +4,8 @@ public struct DriverContext: Hashable, Sendable {
     public var uid: [UInt8]
     /// MIFARE Classic geometry (from the SAK, or the PC/SC card name); nil: assume the largest.
     public var classicSize: MifareClassicSize?
-    /// Whether ISO 15693 GET SYSTEM INFORMATION reaches a Type 5 object over this link.
+    /// Whether ISO 15693 commands beyond block reads and writes reach a Type 5 object over this
+    /// link: GET SYSTEM INFORMATION, and ICODE's READ SIGNATURE.
     public var type5SystemInformation: Bool
     /// The password the person gave for reading (an NTAG21x's; other objects have none).
     public var password: [UInt8]?
@@ -36,6 +37,7 @@ extension TagStatus {
     /// caller found, capacity and use from the reading.
     public init(reading: TagReading, access: Access) {
         self.init(platform: reading.platform, product: reading.product, uid: reading.uid, formatted: true, access: access,
-                  capacity: reading.capacity, used: reading.ndefBytes.count, roundTrips: reading.roundTrips)
+                  capacity: reading.capacity, used: reading.ndefBytes.count, roundTrips: reading.roundTrips,
+                  originality: reading.originality)
     }
 }

@@ -23,7 +23,7 @@
 /// libnfc cannot reach ISO 15693 at all (PN53x chips have no such radio).
 ///
 /// Framing per platform, as the frames cross this seam:
-/// - Type 2: the chip's command bytes (`30 PP`, `60`, `3A SS EE`), no CRC_A.
+/// - Type 2: the chip's command bytes (`30 PP`, `60`, `3A SS EE`, `3C 00`), no CRC_A.
 /// - Type 4: command APDUs; responses end with SW1 SW2.
 /// - Type 3 (NFC-F): the whole FeliCa frame from its length byte on — `LEN CMD IDm params…`,
 ///   LEN counting itself — and the response likewise (`LEN 07 IDm SF1 SF2 …` for Check); no
@@ -53,7 +53,7 @@ public struct LinkCapabilities: Hashable, Sendable {
     /// Largest response frame the link delivers in one exchange, in bytes (status words included).
     /// A PN532 delivers at most 252 data bytes per InDataExchange; PC/SC readers usually 256 + 2.
     public var maxResponseLength: Int
-    /// Whether NXP's own Type 2 commands (GET_VERSION 0x60, FAST_READ 0x3A) reach the chip.
+    /// Whether NXP's own Type 2 commands (GET_VERSION 0x60, FAST_READ 0x3A, READ_SIG 0x3C) reach the chip.
     /// A PC/SC Part 3 storage-card link maps only READ (FF B0), so protocols fall back to READ
     /// and to the capability container for the size.
     public var passesType2Extensions: Bool

@@ -6,10 +6,13 @@ public enum Type2Command: Hashable, Sendable {
     case read(page: UInt8)
     /// 0x3A: every page from `start` to `end` inclusive, in one response.
     case fastRead(start: UInt8, end: UInt8)
+    /// 0x3C 00: the 32-byte originality signature (NTAG21x, Ultralight EV1); the address byte is RFU, 00.
+    case readSignature
 
     public static let getVersionCode: UInt8 = 0x60
     public static let readCode: UInt8 = 0x30
     public static let fastReadCode: UInt8 = 0x3A
+    public static let readSignatureCode: UInt8 = 0x3C
     /// 0xA2: WRITE of one 4-byte page (``Type2PageWrite``).
     public static let writeCode: UInt8 = 0xA2
 
@@ -19,6 +22,7 @@ public enum Type2Command: Hashable, Sendable {
         case .getVersion: 8
         case .read: 16
         case .fastRead(let start, let end): (Int(end) - Int(start) + 1) * Type2Product.pageSize
+        case .readSignature: 32
         }
     }
 
@@ -27,6 +31,7 @@ public enum Type2Command: Hashable, Sendable {
         case .getVersion: [Self.getVersionCode]
         case .read(let page): [Self.readCode, page]
         case .fastRead(let start, let end): [Self.fastReadCode, start, end]
+        case .readSignature: [Self.readSignatureCode, 0x00]
         }
     }
 
@@ -36,6 +41,7 @@ public enum Type2Command: Hashable, Sendable {
         case (Self.getVersionCode, 1): self = .getVersion
         case (Self.readCode, 2): self = .read(page: frame[1])
         case (Self.fastReadCode, 3): self = .fastRead(start: frame[1], end: frame[2])
+        case (Self.readSignatureCode, 2) where frame[1] == 0x00: self = .readSignature
         default: return nil
         }
     }

@@ -28,19 +28,28 @@ public struct Type2Driver: TagDriver {
         let locked = Type2StaticLock.locks(Type2Product.firstUserPage, lockBytes: session.header[10..<12])
         let memory: [UInt8]
         do { memory = try await Type2Writer.readMemory(&link, userMemory: product?.userMemory, fastRead: session.fastRead) } catch .refused(.notFormatted) {
+            let originality = await Self.originality(&link, product: product, uid: uid ?? session.uid)
             return TagStatus(platform: .type2, product: product?.name, uid: uid ?? session.uid, formatted: false,
                              access: locked ? .readOnly : .readWrite,
                              capacity: TLVAreaWritePlan.largestMessage(in: product?.ccDataAreaSize ?? 0), used: 0,
-                             passwordProtected: passwordProtected, roundTrips: link.roundTrips)
+                             passwordProtected: passwordProtected, roundTrips: link.roundTrips, originality: originality)
         } catch .link(.nak) where session.protection?.readProtected == true {
             await Type2Writer.wake(&link)
             throw .refused(.passwordRequired)
         }
         let layout: Type2DataLayout
         do { layout = try Type2DataLayout(memory: memory, userMemory: product?.userMemory) } catch { throw .refused(error) }
+        let originality = await Self.originality(&link, product: product, uid: uid ?? session.uid)
         return TagStatus(platform: .type2, product: product?.name, uid: uid ?? session.uid, formatted: true,
                          access: layout.writable && !locked ? .readWrite : .readOnly, capacity: layout.capacity,
-                         used: layout.used, passwordProtected: passwordProtected, roundTrips: link.roundTrips)
+                         used: layout.used, passwordProtected: passwordProtected, roundTrips: link.roundTrips, originality: originality)
+    }
+
+    /// The originality signature, for `nfcscan info`: asked last, since a chip that refuses
+    /// READ_SIG is re-activated, which would drop the PWD_AUTH the status's reads may need. A
+    /// failure now leaves it unchecked: the status is already whole.
+    private static func originality(_ link: inout CountedLink, product: Type2Product?, uid: [UInt8]?) async -> OriginalityEvidence? {
+        try? await Type2Tag.readSignature(&link, product: product, uid: uid)
     }
 
     public func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {

@@ -24,6 +24,10 @@ public struct Type2Product: Hashable, Sendable {
     /// nil for chips without them (48 bytes of user memory: the static lock bits reach it all) and
     /// for NTAG212 and MF0UL21, whose lock bits nfcscan does not set.
     public var dynamicLock: Type2DynamicLock? = nil
+    /// The family whose originality signature the chip answers READ_SIG (3C 00) with, 32 bytes
+    /// (NTAG210/212 and NTAG213/215/216 data sheets, MF0ULX1); nil for chips without one (the
+    /// original Ultralight, Ultralight C, NTAG203).
+    public var originality: OriginalityFamily? = nil
 
     public static let pageSize = 4
     public static let firstUserPage = 4
@@ -34,26 +38,30 @@ public struct Type2Product: Hashable, Sendable {
     public var lastUserPage: Int { Self.firstUserPage + userPages - 1 }
 
     public static let ntag210 = Type2Product(name: "NTAG210", version: [0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0B, 0x03],
-                                             totalPages: 20, userPages: 12, ccDataAreaSize: 48, configurationPage: 0x10, supportsFastRead: true)
+                                             totalPages: 20, userPages: 12, ccDataAreaSize: 48, configurationPage: 0x10, supportsFastRead: true,
+                                             originality: .ntag21x)
     public static let ntag212 = Type2Product(name: "NTAG212", version: [0x00, 0x04, 0x04, 0x01, 0x01, 0x00, 0x0E, 0x03],
-                                             totalPages: 41, userPages: 32, ccDataAreaSize: 128, configurationPage: 0x24, supportsFastRead: true)
+                                             totalPages: 41, userPages: 32, ccDataAreaSize: 128, configurationPage: 0x24, supportsFastRead: true,
+                                             originality: .ntag21x)
     public static let ntag213 = Type2Product(name: "NTAG213", version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x0F, 0x03],
                                              totalPages: 45, userPages: 36, ccDataAreaSize: 144, configurationPage: 0x28, supportsFastRead: true,
-                                             dynamicLock: .ntag213)
+                                             dynamicLock: .ntag213, originality: .ntag21x)
     public static let ntag215 = Type2Product(name: "NTAG215", version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x11, 0x03],
                                              totalPages: 135, userPages: 126, ccDataAreaSize: 496, configurationPage: 0x82, supportsFastRead: true,
-                                             dynamicLock: .ntag215)
+                                             dynamicLock: .ntag215, originality: .ntag21x)
     public static let ntag216 = Type2Product(name: "NTAG216", version: [0x00, 0x04, 0x04, 0x02, 0x01, 0x00, 0x13, 0x03],
                                              totalPages: 231, userPages: 222, ccDataAreaSize: 872, configurationPage: 0xE2, supportsFastRead: true,
-                                             dynamicLock: .ntag216)
+                                             dynamicLock: .ntag216, originality: .ntag21x)
     /// MIFARE Ultralight EV1, 48 bytes of user memory (MF0UL11).
     public static let ultralightEV1_48 = Type2Product(name: "MIFARE Ultralight EV1 (MF0UL11)",
                                                       version: [0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0B, 0x03],
-                                                      totalPages: 20, userPages: 12, ccDataAreaSize: 48, configurationPage: 0x10, supportsFastRead: true)
+                                                      totalPages: 20, userPages: 12, ccDataAreaSize: 48, configurationPage: 0x10, supportsFastRead: true,
+                                                      originality: .ultralightEV1)
     /// MIFARE Ultralight EV1, 128 bytes of user memory (MF0UL21).
     public static let ultralightEV1_128 = Type2Product(name: "MIFARE Ultralight EV1 (MF0UL21)",
                                                        version: [0x00, 0x04, 0x03, 0x01, 0x01, 0x00, 0x0E, 0x03],
-                                                       totalPages: 41, userPages: 32, ccDataAreaSize: 128, configurationPage: 0x24, supportsFastRead: true)
+                                                       totalPages: 41, userPages: 32, ccDataAreaSize: 128, configurationPage: 0x24, supportsFastRead: true,
+                                                       originality: .ultralightEV1)
     /// The original MIFARE Ultralight (MF0ICU1): no GET_VERSION, no FAST_READ, 48 bytes.
     public static let ultralight = Type2Product(name: "MIFARE Ultralight", version: nil,
                                                 totalPages: 16, userPages: 12, ccDataAreaSize: 48, configurationPage: nil, supportsFastRead: false)

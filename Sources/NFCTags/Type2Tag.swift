@@ -6,7 +6,8 @@ import NDEF
 /// TLV needs:
 /// 1. GET_VERSION (when the link passes it) names the chip and its exact user memory. A chip that
 ///    does not know the command (the original Ultralight) falls silent or NAKs and goes IDLE; the
-///    object is re-activated and the capability container alone gives the size.
+///    object is re-activated and the capability container alone gives the size. A chip of a
+///    signing family is asked its originality signature (READ_SIG, ``readSignature(_:product:uid:)``).
 /// 2. The first read takes the capability container (page 3) and the start of the data area
 ///    (``initialDataBytes``): FAST_READ when chip and link allow, else READ (4 pages).
 /// 3. ``TLVWalker`` says how far the TLVs reach; the rest is read in as few frames as the link's
@@ -44,8 +45,10 @@ public enum Type2Tag {
                                 initialDataBytes: Int = initialDataBytes) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
         let product = try await identify(&link)
+        let originality = try await readSignature(&link, product: product, uid: uid)
+        var reading: TagReading
         do {
-            return try await readMessage(&link, product: product, uid: uid, initialDataBytes: initialDataBytes)
+            reading = try await readMessage(&link, product: product, uid: uid, initialDataBytes: initialDataBytes)
         } catch .nak(let command, let code) {
             guard let pages = product?.configurationPages, await refusesConfiguration(&link, pages) else {
                 throw .nak(command: command, code: code)
@@ -53,8 +56,10 @@ public enum Type2Tag {
             guard let password else { throw .passwordRequired }
             guard password.count == 4 else { throw .unsupported("a password for this chip is 4 bytes, not \(password.count)") }
             guard try await authenticate(&link, password) == .accepted else { throw .wrongPassword }
-            return try await readMessage(&link, product: product, uid: uid, initialDataBytes: initialDataBytes)
+            reading = try await readMessage(&link, product: product, uid: uid, initialDataBytes: initialDataBytes)
         }
+        reading.originality = originality
+        return reading
     }
 
     /// The read after GET_VERSION (or after PWD_AUTH): see the type's documentation.

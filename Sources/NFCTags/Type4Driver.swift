@@ -23,8 +23,9 @@ public struct Type4Driver: TagDriver {
         var link = CountedLink(transport)
         let cc: Type4CapabilityContainer, version1: Bool
         do { (cc, version1) = try await Type4Tag.open(&link) } catch .noNDEFApplication {
+            let originality = await Type4Tag.readSignature(&link, uid: uid, cc: nil)
             return TagStatus(platform: .type4, product: nil, uid: uid, formatted: false, access: .readWrite, capacity: 0,
-                             used: 0, roundTrips: link.roundTrips)
+                             used: 0, roundTrips: link.roundTrips, originality: originality)
         } catch { throw .link(error) }
         var used = 0
         if cc.read == .granted {
@@ -33,9 +34,12 @@ public struct Type4Driver: TagDriver {
                 used = try await Type4Writer.readCurrent(&link, cc: cc)?.count ?? 0
             } catch { throw .link(error) }
         }
+        // Read_Sig after the NDEF file's read, with the NDEF application selected, as a read sends it.
+        let originality = await Type4Tag.readSignature(&link, uid: uid, cc: cc)
         return TagStatus(platform: .type4, product: nil, uid: uid, formatted: true,
                          access: cc.write == .granted ? .readWrite : .readOnly,
-                         capacity: max(0, cc.maxNDEFSize - cc.lengthFieldSize), used: used, roundTrips: link.roundTrips)
+                         capacity: max(0, cc.maxNDEFSize - cc.lengthFieldSize), used: used, roundTrips: link.roundTrips,
+                         originality: originality)
     }
 
     /// A write to be locked after it is refused before anything is sent: no Type 4 object can be.

@@ -12,6 +12,8 @@ import NDEF
 /// 4. READ BINARY the message in chunks of at most MLe (and what the link delivers), with
 ///    extended-length APDUs when the CC's MLe exceeds 256 and the link carries them.
 ///
+/// 5. An NXP chip's originality signature, Read_Sig (``readSignature(_:uid:cc:)``).
+///
 /// Every response's status word is checked; only 90 00 continues. Chunks that start past offset
 /// 32 767 (only in mapping 3.0's large files) use READ BINARY with an offset data object (INS B1,
 /// ``ExtendedReadBinary``), whose response header takes up to 4 bytes of MLe.
@@ -26,13 +28,19 @@ public enum Type4Tag {
         var link = CountedLink(transport)
         let cc: Type4CapabilityContainer, version1: Bool
         do { (cc, version1) = try await open(&link) } catch .noNDEFApplication {
-            return .blank(platform: .type4, product: nil, uid: uid, roundTrips: link.roundTrips)
+            let originality = await readSignature(&link, uid: uid, cc: nil)
+            var reading = TagReading.blank(platform: .type4, product: nil, uid: uid, roundTrips: link.roundTrips)
+            reading.originality = originality
+            return reading
         }
         guard cc.read == .granted else { throw .readAccessDenied }
         try await select(file: cc.ndefFileID, version1: version1, &link, "SELECT NDEF file")
         let message = try await readMessage(&link, cc: cc)
-        return TagReading(platform: .type4, product: nil, uid: uid, capacity: cc.maxNDEFSize - cc.lengthFieldSize,
-                          ndefBytes: message, roundTrips: link.roundTrips)
+        let originality = await readSignature(&link, uid: uid, cc: cc)
+        var reading = TagReading(platform: .type4, product: nil, uid: uid, capacity: cc.maxNDEFSize - cc.lengthFieldSize,
+                                 ndefBytes: message, roundTrips: link.roundTrips)
+        reading.originality = originality
+        return reading
     }
 
     /// Steps 1 and 2: SELECT the NDEF application (v2, else v1) and read the capability

@@ -28,17 +28,27 @@ public struct Type5Driver: TagDriver {
         guard let cc = found else {
             let total = memory.info?.blockCount.map { $0 * memory.blockSize } ?? 0
             let mlen = total > 0 ? Int(Type5WritePlan.blankLayout(totalBytes: total, blockSize: memory.blockSize, features: 0).capabilityContainer[2]) : 0
+            let originality = await originality(&link, uid: chipUID)
             return TagStatus(platform: .type5, product: nil, uid: chipUID, formatted: false, access: .readWrite,
-                             capacity: TLVAreaWritePlan.largestMessage(in: mlen * 8), used: 0, roundTrips: link.roundTrips)
+                             capacity: TLVAreaWritePlan.largestMessage(in: mlen * 8), used: 0, roundTrips: link.roundTrips,
+                             originality: originality)
         }
         let end = cc.length + memory.dataAreaSize(cc)
         do { try await memory.read(through: end, multiple: systemInformation && cc.supportsReadMultipleBlocks, &link) } catch { throw .link(error) }
         let data = Array(memory.bytes[cc.length..<end])
         let plan = try? TLVAreaWritePlan(data: data, blockSize: 1, message: [])
         let used = (try? TLVWalker.blocks(in: data))?.first { $0.tag == .ndefMessage }?.valueRange.count ?? 0
+        let originality = await originality(&link, uid: chipUID)
         return TagStatus(platform: .type5, product: nil, uid: chipUID, formatted: true,
                          access: cc.write == .granted ? .readWrite : .readOnly,
-                         capacity: TLVAreaWritePlan.largestMessage(in: plan?.available ?? 0), used: used, roundTrips: link.roundTrips)
+                         capacity: TLVAreaWritePlan.largestMessage(in: plan?.available ?? 0), used: used, roundTrips: link.roundTrips,
+                         originality: originality)
+    }
+
+    /// The originality signature, for `nfcscan info`; a failure now leaves it unchecked: the
+    /// status is already whole.
+    private func originality(_ link: inout CountedLink, uid: [UInt8]?) async -> OriginalityEvidence? {
+        try? await Type5Tag.readSignature(&link, uid: uid, rawCommands: systemInformation)
     }
 
     public func write(_ message: [UInt8], options: WriteOptions) async throws(TagWriteError) -> TagWriteReport {

@@ -80,6 +80,9 @@ public struct Type5SystemInformation: Hashable, Sendable {
 /// 3. The data area, from the end of the CC, as far as ``TLVWalker`` says: READ MULTIPLE BLOCKS
 ///    when the CC announces it and the link carries it, else one READ SINGLE BLOCK per block.
 ///
+/// Between 1 and 2, an ICODE SLIX2 or DNA is asked its originality signature (READ SIGNATURE,
+/// ``readSignature(_:uid:rawCommands:)``).
+///
 /// Limits: blocks past 255 (the extended commands of large chips) are not read.
 /// Reachability: PC/SC readers that offer ISO 15693 (standard `0B` in the Part 3 ATR) carry the
 /// block reads; libnfc cannot: PN53x chips have no ISO 15693 radio.
@@ -88,6 +91,15 @@ public enum Type5Tag {
                                 systemInformation: Bool = true) async throws(TagReadError) -> TagReading {
         var link = CountedLink(transport)
         var memory = try await Type5Memory.open(&link, systemInformation: systemInformation)
+        let originality = try await readSignature(&link, uid: uid ?? memory.info?.uid, rawCommands: systemInformation)
+        var reading = try await readMessage(&link, memory: &memory, uid: uid, systemInformation: systemInformation)
+        reading.originality = originality
+        return reading
+    }
+
+    /// Steps 2 and 3, on the memory as opened.
+    static func readMessage(_ link: inout CountedLink, memory: inout Type5Memory, uid: [UInt8]?,
+                            systemInformation: Bool) async throws(TagReadError) -> TagReading {
         let cc: Type5CapabilityContainer
         do { cc = try await memory.capabilityContainer(&link) } catch .capabilityContainer(.notNDEF) {
             return .blank(platform: .type5, product: nil, uid: uid ?? memory.info?.uid, roundTrips: link.roundTrips)

@@ -1,47 +1,51 @@
 import Authenticity
+import Foundation
+import LibCrypto
 import NDEF
 import Testing
 import TestSupport
 
-/// Signature RTD 2.0 records signed with keys and a CA made by `openssl` at test time.
-@Suite(.serialized) struct SignedMessageCheckTests {
-    let pki: SignedMessagePKI
+/// Signature RTD 2.0 records signed with keys and a CA made by `openssl` at test time
+/// (``TestCertificates``), checked with the product's OpenSSL.
+@Suite struct SignedMessageCheckTests {
+    let pki: TestCertificates
     let content = [NDEFRecord(tnf: .wellKnown, type: "T", payload: [0x02] + Array("enExample poster".utf8)),
                    NDEFRecord(tnf: .wellKnown, type: "U", payload: [0x04] + Array("example.com/poster".utf8))]
 
-    /// Made once for the suite (RSA key generation is what costs).
-    private static let made = Result { try SignedMessagePKI() }
+    init() throws { pki = try TestCertificates.shared() }
 
-    init() throws { pki = try Self.made.get() }
-
-    private func check(anchors: Bool = true) -> SignedMessageCheck {
-        SignedMessageCheck(certificates: CommandLineCertificates(pki: pki), trustAnchors: anchors ? [pki.rootPEM] : [])
+    /// The check, with the root as the person's anchor (`anchors`) or none, run over `message`.
+    private func signatures(in message: NDEFMessage, anchors: Bool = true,
+                            limits: SignedMessageCheck.Limits = .init()) throws -> [MessageSignature] {
+        try OpenSSLCommand.inScratchDirectory { directory in
+            let check = SignedMessageCheck(certificates: OpenSSL(), trustAnchors: anchors ? [try pki.writeRoot(into: directory)] : [],
+                                           limits: limits)
+            return check.signatures(in: message)
+        }
     }
 
-    /// `records` followed by a Signature record signing them with `signer` (type `type`), its
-    /// certificate and the intermediate's embedded.
-    private func signed(_ records: [NDEFRecord], by signer: String = "signer", type: UInt8 = 0x0B,
-                        rawECDSA: Bool = true) throws -> NDEFMessage {
-        let data = SignedMessageCheck.signedBytes(records)
-        let signature = rawECDSA && type == 0x0B ? try pki.signECDSA(data, with: signer) : try pki.sign(data, with: signer)
-        let record = SignatureRecord(signatureType: type, signature: .bytes(signature),
-                                     certificates: [try pki.der(signer), try pki.der("intermediate")])
+    /// `records` followed by a Signature record of type `type` signing them with the leaf of
+    /// `scheme`, its certificate and the intermediate's embedded; ECDSA and DSA as r ‖ s unless `der`.
+    private func signed(_ records: [NDEFRecord], _ scheme: TestCertificates.Scheme = .ecdsa, type: UInt8 = 0x0B,
+                        der: Bool = false) throws -> NDEFMessage {
+        var signature = try pki.sign(SignedMessageCheck.signedBytes(records), scheme)
+        if !der, scheme == .ecdsa || scheme == .dsa { signature = Self.rawSignature(signature, scalarLength: 32) }
+        let record = SignatureRecord(signatureType: type, signature: .bytes(signature), certificates: [pki.leaf(scheme), pki.intermediate])
         return NDEFMessage(records: records + [NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try record.payload())])
     }
 
     @Test func anECDSASignedMessageVerifiesAndNamesItsSigner() throws {
-        let found = check().signatures(in: try signed(content))
+        let found = try signatures(in: try signed(content))
         #expect(found == [MessageSignature(recordIndex: 2, covered: 0..<2, verdict: .verified(signer: "Example Ltd"))])
         #expect(found.status(ofRecord: 0) == .verified && found.status(ofRecord: 1) == .verified)
     }
 
     @Test func aDERSignatureVerifiesToo() throws {
-        let found = check().signatures(in: try signed(content, rawECDSA: false))
-        #expect(found.first?.verdict == .verified(signer: "Example Ltd"))
+        #expect(try signatures(in: try signed(content, der: true)).first?.verdict == .verified(signer: "Example Ltd"))
     }
 
     @Test func withoutTheRootAsAnchorItIsUntrusted() throws {
-        let found = check(anchors: false).signatures(in: try signed(content))
+        let found = try signatures(in: try signed(content), anchors: false)
         guard case .untrusted? = found.first?.verdict else { Issue.record("\(found)"); return }
         #expect(found.status(ofRecord: 0) == .unverified)
     }
@@ -51,21 +55,20 @@ import TestSupport
         var payload = message.records[1].payload
         payload[payload.count - 1] ^= 0x01
         message.records[1].payload = payload
-        let found = check().signatures(in: message)
+        let found = try signatures(in: message)
         #expect(found.first?.verdict == .failed)
         #expect(found.status(ofRecord: 0) == .failed && found.status(ofRecord: 1) == .failed)
     }
 
-    @Test func anRSAPKCS1Signature() throws {
-        let found = check().signatures(in: try signed(content, by: "rsa", type: 0x06))
-        #expect(found.first?.verdict == .verified(signer: "Example RSA Signer"))
+    @Test(arguments: [(TestCertificates.Scheme.rsaPKCS1v15, UInt8(0x06)), (.rsaPSS, 0x05), (.dsa, 0x07)])
+    func rsaAndDSASignatures(scheme: TestCertificates.Scheme, type: UInt8) throws {
+        #expect(try signatures(in: try signed(content, scheme, type: type)).first?.verdict == .verified(signer: "Example Ltd"))
     }
 
     @Test func aSignatureAtAURIIsNeverFetched() throws {
-        let record = SignatureRecord(signatureType: 0x0B, signature: .uri("https://example.com/sig"),
-                                     certificates: [try pki.der("signer")])
+        let record = SignatureRecord(signatureType: 0x0B, signature: .uri("https://example.com/sig"), certificates: [pki.leaf(.ecdsa)])
         let message = NDEFMessage(records: content + [NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try record.payload())])
-        let found = check().signatures(in: message)
+        let found = try signatures(in: message)
         #expect(found.first?.verdict == .unverified(.signatureAtURI("https://example.com/sig")))
         #expect(found.status(ofRecord: 0) == .unverified)
     }
@@ -73,8 +76,7 @@ import TestSupport
     @Test func aMarkerSignsNothingAndTheNextSignatureCoversWhatFollowsIt() throws {
         let marker = NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try SignatureRecord(signatureType: 0, signature: .bytes([])).payload())
         let later = try signed([content[1]])
-        let message = NDEFMessage(records: [content[0], marker] + later.records)
-        let found = check().signatures(in: message)
+        let found = try signatures(in: NDEFMessage(records: [content[0], marker] + later.records))
         #expect(found.map(\.verdict) == [.unverified(.marker), .verified(signer: "Example Ltd")])
         #expect(found.map(\.covered) == [0..<1, 2..<3])
         #expect(found.status(ofRecord: 0) == nil && found.status(ofRecord: 2) == .verified)
@@ -82,26 +84,42 @@ import TestSupport
 
     @Test func whatIsCheckedIsBounded() throws {
         let marker = NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try SignatureRecord(signatureType: 0, signature: .bytes([])).payload())
-        let many = check().signatures(in: NDEFMessage(records: Array(repeating: marker, count: 5)))
+        let many = try signatures(in: NDEFMessage(records: Array(repeating: marker, count: 5)))
         #expect(many.map(\.verdict) == Array(repeating: .unverified(.marker), count: 4) + [.unverified(.tooManySignatures)])
-        var small = check()
-        small.limits.certificateBytes = 100
-        #expect(small.signatures(in: try signed(content)).first?.verdict == .unverified(.tooLarge))
-        small = check()
-        small.limits.signedBytes = 10
-        #expect(small.signatures(in: try signed(content)).first?.verdict == .unverified(.tooLarge))
+        var limits = SignedMessageCheck.Limits()
+        limits.certificateBytes = 100
+        #expect(try signatures(in: try signed(content), limits: limits).first?.verdict == .unverified(.tooLarge))
+        limits = SignedMessageCheck.Limits()
+        limits.signedBytes = 10
+        #expect(try signatures(in: try signed(content), limits: limits).first?.verdict == .unverified(.tooLarge))
     }
 
     @Test func m2mCertificatesUnknownTypesAndNonCertificatesAreNotChecked() throws {
         var record = SignatureRecord(signatureType: 0x0B, signature: .bytes([1, 2]), certificateFormat: 1, certificates: [[0x30, 0]])
-        let sig = { (r: SignatureRecord) in NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try r.payload()) }
-        #expect(check().signatures(in: NDEFMessage(records: content + [try sig(record)])).first?.verdict == .unverified(.certificateFormat(1)))
+        let verdict = { (r: SignatureRecord) in
+            try signatures(in: NDEFMessage(records: content + [NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try r.payload())])).first?.verdict
+        }
+        #expect(try verdict(record) == .unverified(.certificateFormat(1)))
         record.certificateFormat = 0
         record.signatureType = 0x0C
-        #expect(check().signatures(in: NDEFMessage(records: content + [try sig(record)])).first?.verdict == .unverified(.unsupportedSignatureType(0x0C)))
+        #expect(try verdict(record) == .unverified(.unsupportedSignatureType(0x0C)))
         record.signatureType = 0x0B
         record.certificates = [[0x30, 0x05, 1, 2]]
-        #expect(check().signatures(in: NDEFMessage(records: content + [try sig(record)])).first?.verdict == .unverified(.unreadableCertificate))
+        #expect(try verdict(record) == .unverified(.unreadableCertificate))
+    }
+
+    /// A DER signature value (two INTEGERs in a SEQUENCE, short lengths) as r ‖ s, each
+    /// `scalarLength` bytes: how a Signature record carries ECDSA and DSA.
+    static func rawSignature(_ der: [UInt8], scalarLength: Int) -> [UInt8] {
+        var index = 2
+        var out: [UInt8] = []
+        for _ in 0..<2 {
+            let length = Int(der[index + 1])
+            let value = der[(index + 2)..<(index + 2 + length)].drop { $0 == 0 }
+            out += [UInt8](repeating: 0, count: scalarLength - value.count) + value
+            index += 2 + length
+        }
+        return out
     }
 }
 

@@ -2,7 +2,7 @@
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
     python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop,dumps,
-                                        #   pn532frame,vpcdmessage,passthrough,spool,cgroup,flatpakinfo,sheetwire,sigcheck}/
+                                        #   pn532frame,vpcdmessage,passthrough,spool,cgroup,flatpakinfo,sheetwire,webnfc,crypto,sigcheck}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -418,6 +418,9 @@ def config_seeds():
     s['broker-ipv6'] = b'[background]\nignore = camera\n[broker]\nurl = mqtt://[::1]:1883/\n'
     s['broker-bad-prefix'] = b'[broker]\nurl = mqtt://h\ntopic-prefix = a/#\n'
     s['broker-twice'] = b'[broker]\nurl = mqtt://h\n[broker]\nurl = mqtt://h\n'
+    # [authenticity] (issue 24): what a station does with a chip that is not genuine.
+    s['authenticity-refuse'] = b'[authenticity]\nnot-genuine = refuse\n'
+    s['authenticity-bad-value'] = b'[background]\nignore = camera\n[authenticity]\nnot-genuine = mark\n'
     return s
 
 
@@ -812,6 +815,41 @@ def webnfc_seeds():
     return s
 
 
+# crypto: what LibCrypto hands OpenSSL (targets/crypto.swift): a selector byte, then fields each but
+# the last led by a two-byte big-endian length. A real chip's originality signature (Proxmark3's
+# self-test vector), RFC 4493's CMAC example, a self-signed EC certificate made once with openssl
+# and a signature of b'signed data' by its key.
+
+SEED_CERTIFICATE = bytes.fromhex(
+    '308201c230820168a003020102021427c9ede9abc43306c12e9068db798b2e355d437d300a06082a8648ce3d040302303031143012'
+    '060355040a0c0b4578616d706c65204c74643118301606035504030c0f4578616d706c65205369676e696e67301e170d3236313132'
+    '373231353733345a170d3336313132343231353733345a303031143012060355040a0c0b4578616d706c65204c7464311830160603'
+    '5504030c0f4578616d706c65205369676e696e673059301306072a8648ce3d020106082a8648ce3d03010703420004d38e79765326'
+    '66682403fa7607a2b082faad1f757cea31a809fedb2988b5c08b896380bae50a018d26d220a6aa9c61777491ceb639535bcd6145fb'
+    'a64932a047a360305e300c0603551d130101ff04023000300e0603551d0f0101ff040403020780301d0603551d0e04160414f58026'
+    'ad2b65c81deb424b11ee38a19bc86e5856301f0603551d23041830168014f58026ad2b65c81deb424b11ee38a19bc86e5856300a0608'
+    '2a8648ce3d0403020348003045022100849a89885becdd14401256afa53acaa90f28010d64e7a736d6e5e7acd28b4dde022050c681'
+    'd1306062b34677b978edaea2954abdb5c81ebf44aec22657c4fbbf104e')
+SEED_SIGNATURE = bytes.fromhex(
+    '304402205b710683695cdfc51dba8cead6804bec10d1b16ef15f86d4358e8f4c3ccb301102200a9273205fc13a455349150dc8a476'
+    '8d6e50cf8d732fc86d462f0415be2d2272')
+
+
+def crypto_seeds():
+    def fields(*values):
+        return b''.join(struct.pack('>H', len(v)) + v for v in values[:-1]) + values[-1]
+    ntag_key = bytes.fromhex('04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61')
+    ntag_signature = bytes.fromhex('8B76052EE42F5567BEB53238B3E3F9950707C0DCC956B5C5EFCFDB709B2D82B3')
+    key = bytes.fromhex('2b7e151628aed2a6abf7158809cf4f3c')
+    s = {}
+    s['originality'] = b'\x00' + fields(ntag_key, bytes.fromhex('04E10CDA993C80'), ntag_signature)
+    s['originality-224'] = b'\x08' + fields(b'\x04' + bytes(56), bytes(7), bytes(56))
+    s['aes'] = b'\x02' + fields(key, bytes(range(16)), bytes.fromhex('6bc1bee22e409f96e93d7e117393172a'))
+    s['certificate'] = b'\x04' + fields(SEED_CERTIFICATE, b'signed data', SEED_SIGNATURE)
+    s['chain'] = b'\x0f' + fields(SEED_CERTIFICATE, SEED_CERTIFICATE)
+    return s
+
+
 def json_text(value):
     import json
     return json.dumps(value, separators=(',', ':'))
@@ -841,7 +879,8 @@ def main():
                'desktop': desktop_seeds(), 'dumps': dumps_seeds(), 'pn532frame': pn532frame_seeds(),
                'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds(), 'spool': spool_seeds(),
                'cgroup': cgroup_seeds(), 'flatpakinfo': flatpakinfo_seeds(),
-               'sheetwire': sheetwire_seeds(), 'webnfc': webnfc_seeds(), 'sigcheck': sigcheck_seeds()}
+               'sheetwire': sheetwire_seeds(), 'webnfc': webnfc_seeds(), 'crypto': crypto_seeds(),
+               'sigcheck': sigcheck_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

@@ -11,7 +11,9 @@
 #            (what the simulators' hosts send), cgroup, flatpakinfo (what a D-Bus caller's process
 #            says of it: /proc/PID/cgroup, /.flatpak-info), sheetwire (the lines nfcscand and its
 #            sheet's program exchange), webnfc (what nfcscan's web host reads from the browser, and
-#            makes of an object's message for a page), sigcheck (Signature records checked over a message) (default: all of them)
+#            makes of an object's message for a page), crypto (what LibCrypto hands OpenSSL from an
+#            object: originality signatures, AES input, certificates and chains), sigcheck (Signature records checked over a message)
+#            (default: all of them)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_JOBS (targets run at a time; default: the number of processors),
 #   FUZZ_ARGS (extra libFuzzer arguments, e.g. "-dict=...").
@@ -37,7 +39,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage cgroup flatpakinfo sheetwire webnfc sigcheck)
+all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage cgroup flatpakinfo sheetwire webnfc crypto sigcheck)
 # The modules each target links (its imports and everything below them, as in Package.swift).
 modules_of() {
   case "$1" in
@@ -48,6 +50,7 @@ modules_of() {
     cgroup|flatpakinfo) echo NDEF DesktopEntries AppIdentity ;;
     sheetwire) echo NDEF ScanSheet ;;
     webnfc) echo NDEF NDEFReport DesktopEntries AppIdentity WebNFC ;;
+    crypto) echo NDEF NFCTags Authenticity LibCrypto ;;
     *) echo all ;;   # the daemon's and the simulators': everything built
   esac
 }

@@ -198,6 +198,20 @@ import Testing
         #expect(throws: DaemonSettings.Problem.self) { try DaemonSettings.parse("[background]\njust words") }
     }
 
+    @Test func aStationRefusesObjectsWhoseChipIsNotGenuineOnlyWhenTold() throws {
+        #expect(try DaemonSettings.parse("").notGenuine == .report)
+        #expect(try DaemonSettings.parse("[authenticity]\nnot-genuine = report\n").notGenuine == .report)
+        #expect(try DaemonSettings.parse("[authenticity]\n# a shop's counter\nnot-genuine = refuse\n").notGenuine == .refuse)
+        #expect(throws: DaemonSettings.Problem(path: "nfcscand.conf", line: 2, detail: "not-genuine is one of: report, refuse; not \"mark\"")) {
+            try DaemonSettings.parse("[authenticity]\nnot-genuine = mark\n")
+        }
+        #expect(throws: DaemonSettings.Problem(path: "nfcscand.conf", line: 2, detail: "unknown setting genuine in [authenticity]; it has: not-genuine")) {
+            try DaemonSettings.parse("[authenticity]\ngenuine = refuse\n")
+        }
+        #expect(throws: DaemonSettings.Problem.self) { try DaemonSettings.parse("[background]\nnot-genuine = refuse\n") }
+        #expect(throws: DaemonSettings.Problem.self) { try DaemonSettings.parse("not-genuine = refuse\n") }
+    }
+
     /// Found by fuzzing (target `config`): Swift reads "\r\n" as one Character, so a file with
     /// Windows line endings was one long line, and a comment on its first line hid every setting.
     @Test func windowsLineEndingsEndLinesToo() throws {

@@ -1,3 +1,4 @@
+import Authenticity
 import DBusValues
 import DesktopEntries
 import NDEF
@@ -198,6 +199,46 @@ import Testing
             if case .observe(.detected(_, _, _, let session)) = effect { session } else { nil }
         }
         #expect(observed == [session], "\(scanned)")
+    }
+
+    /// `[authenticity] not-genuine = refuse`: an object whose chip is not genuine is neither
+    /// offered, nor handed to a session, nor observed as detected (so not published); one whose
+    /// chip could not be checked, or any object without the option, goes on as before.
+    @Test func aStationThatRefusesNotGenuineChipsOffersAndHandsThemToNobody() throws {
+        func copy(_ uri: String) -> ScannedObject {
+            var object = Rig.object(uri: uri)
+            object.authenticity = AuthenticityFindings(originality: .verdict(.notGenuine(reason: "its signature is all zeros")))
+            return object
+        }
+        func offered(_ effects: [DaemonEffect]) -> Bool { effects.contains { if case .notify = $0 { true } else { false } } }
+        func detected(_ effects: [DaemonEffect]) -> Bool { effects.contains { if case .observe(.detected) = $0 { true } else { false } } }
+
+        var marking = Rig()
+        _ = marking.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        let marked = marking.send(.reading(generation: 1, .scanned(copy("https://example.com/poster"))))
+        #expect(offered(marked) && detected(marked), "report (the default) offers it, genuine false")
+        guard case .observe(.detected(_, _, let report, _))? = marked.first(where: { if case .observe(.detected) = $0 { true } else { false } }) else {
+            Issue.record("not observed"); return
+        }
+        #expect(report["object"]?["genuine"] == .bool(false))
+
+        var refusing = Rig(configuration: .init(notGenuine: .refuse))
+        _ = refusing.request(.register(handlerPath: "/org/example/Handler", try Self.handler()), from: ":1.20")
+        let refused = refusing.send(.reading(generation: 1, .scanned(copy("https://example.com/poster"))))
+        #expect(!offered(refused) && !detected(refused), "\(refused)")
+        #expect(refused.contains(.observe(.refused(reader: "ACS ACR122U", uid: "04112233445566", reason: "its signature is all zeros", session: nil))))
+        let unchecked = refusing.send(.reading(generation: 1, .scanned(Rig.object(uri: "https://example.com/badge"))))
+        #expect(offered(unchecked) && detected(unchecked), "a chip that could not be checked is not refused")
+
+        // A session reading it looks again: it is handed nothing.
+        refusing.send(.reading(generation: 1, .departed(refusing.readerID)))
+        let start = refusing.request(.startSession(ScanSessionOptions()))
+        #expect(Rig.answer(start.effects, start.call) != nil)
+        refusing.send(.reading(generation: 1, .reading))
+        #expect(refusing.core.sessionReading != nil)
+        let forSession = refusing.send(.reading(generation: 1, .scanned(copy("https://example.com/ticket"))))
+        #expect(!forSession.contains { if case .signal(_, _, "Detected", _, _) = $0 { true } else { false } }, "\(forSession)")
+        #expect(refusing.core.sessionReading == nil)
     }
 
     /// An object read in the background and still near its reader is reported once per arrival:

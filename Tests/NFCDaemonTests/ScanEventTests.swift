@@ -42,6 +42,22 @@ struct ScanEventTests {
         #expect(!private_.json.contains("secret"))
     }
 
+    @Test func genuineAndItsKeyComeFromTheObjectAbsentWhenUnchecked() throws {
+        func event(_ identity: [ReportValue.Field]) throws -> [String: Any] {
+            let report = ReportValue.object([.init("records", .array([])), .init("object", .object([.init("uid", .string("04"))] + identity))])
+            let json = ScanEvent(seq: 1, station: "s", reader: "r", uid: "04", report: report, content: .identity).json
+            return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        }
+        let genuine = try event([.init("genuine", .bool(true)), .init("genuine_key", .string("NXP NTAG21x"))])
+        #expect(genuine["genuine"] as? Bool == true)
+        #expect(genuine["genuine_key"] as? String == "NXP NTAG21x")
+        let copy = try event([.init("genuine", .bool(false))])
+        #expect(copy["genuine"] as? Bool == false)
+        #expect(copy["genuine_key"] == nil)
+        let unchecked = try event([])
+        #expect(unchecked["genuine"] == nil)
+    }
+
     @Test func topicsAndDiscovery() throws {
         var settings = try #require(try DaemonSettings.parse("[broker]\nurl = mqtt://h\nstation = Counter 2\n").broker)
         settings.topicPrefix = "shop/c2"

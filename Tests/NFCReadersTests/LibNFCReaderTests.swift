@@ -41,6 +41,25 @@ import TestSupport
         #expect(reader.status == .closed)
     }
 
+    /// READ_SIG crosses the real libnfc (InDataExchange) and comes back as the chip's signature; a
+    /// clone that refuses it (a NAK, which a PN53x reports as a failed exchange) is missing its
+    /// signature, is selected again through libnfc, and its message still reads.
+    @Test func theOriginalitySignatureCrossesLibnfc() async throws {
+        let signature = (0..<32).map { UInt8(0xC0 ^ $0) }
+        for signed in [true, false] {
+            var tag = try VirtualType2Tag(product: .ntag213, uid: Self.uid, message: try Self.message(for: .ntag213))
+            tag.signature = signed ? signature : nil
+            let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target))
+            defer { emulated.close() }
+            guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 5) else { return }
+            let reading = try await arrival.object.readNDEF()
+            #expect(reading.message == (try Self.message(for: .ntag213)))
+            #expect(reading.originality == (signed ? .signature(.ntag21x, signature) : .missing(.ntag21x)))
+            print("libnfc NTAG213 \(signed ? "signed" : "refusing READ_SIG"): \(reading.roundTrips) round trips")
+            await arrival.close()
+        }
+    }
+
     /// libnfc's drivers are one list for the process, and every `nfc_exit` empties it: a context
     /// ended while another lived left that one unable to open anything ("No driver available").
     @Test func aContextEndedBesideAnotherLeavesItAbleToOpen() async throws {
@@ -55,7 +74,8 @@ import TestSupport
 
     @Test func readsAType4ObjectThroughLibnfc() async throws {
         let message = try Self.message(for: .ntag215)
-        let tag = try VirtualType4Tag(message: message)
+        var tag = try VirtualType4Tag(message: message)
+        tag.signature = (0..<56).map { UInt8($0) }
         let emulated = try EmulatedPN532(PN532Emulator(target: tag.pn532Target(uid: Self.uid)))
         defer { emulated.close() }
         guard let arrival = try await LibNFCArrival.first(at: emulated.connstring, within: 5) else { return }
@@ -64,6 +84,7 @@ import TestSupport
         #expect(object.technology == .iso14443A(atqa: [0x03, 0x44], sak: 0x20, ats: [0x75, 0x77, 0x81, 0x02, 0x80]))
         let reading = try await object.readNDEF()
         #expect(reading.message == message)
+        #expect(reading.originality == .signature(.desfire, (0..<56).map { UInt8($0) }))
         await arrival.close()
     }
 

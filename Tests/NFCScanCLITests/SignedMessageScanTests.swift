@@ -9,42 +9,39 @@ import TestSupport
 /// `nfcscan` reading a signed poster from the simulator: the Signature record checked with the
 /// product's OpenSSL against the person's trust directory ($XDG_CONFIG_HOME/nfcscan/trust).
 @Suite(.serialized) struct SignedMessageScanTests {
-    private static let made = Result { try SignedMessagePKI() }
-    let pki: SignedMessagePKI
-    /// $XDG_CONFIG_HOME with nfcscan/trust/ holding the intermediate and the root.
-    let config: String
+    let pki: TestCertificates
 
-    init() throws {
-        pki = try Self.made.get()
-        config = pki.directory + "/config"
-        let trust = config + "/nfcscan/trust"
-        try FileManager.default.createDirectory(atPath: trust, withIntermediateDirectories: true)
-        for (name, source) in [("intermediate.pem", pki.intermediatePEM), ("root.pem", pki.rootPEM)]
-            where !FileManager.default.fileExists(atPath: trust + "/" + name) {
-            try FileManager.default.copyItem(atPath: source, toPath: trust + "/" + name)
-        }
-    }
+    init() throws { pki = try TestCertificates.shared() }
 
     /// A text and a link signed by Example Ltd (its certificate alone: the rest of the chain is
-    /// the person's trust), on an NTAG216; `tamper` changes the link after signing.
-    private func poster(tamper: Bool = false) throws -> VirtualType2Tag {
+    /// the person's trust, the record would not fit an NTAG216 with it), on an NTAG216; `tamper`
+    /// changes the link after signing.
+    private func poster(tamper: Bool) throws -> VirtualType2Tag {
         let text = try TextRecord(text: "Summer concert").record()
         let link = URIRecord(uri: "https://example.com/poster").record()
-        let signature = try pki.signECDSA(SignedMessageCheck.signedBytes([text, link]))
-        let sig = SignatureRecord(signatureType: 0x0B, signature: .bytes(signature), certificates: [try pki.der("signer")])
+        let der = try pki.sign(SignedMessageCheck.signedBytes([text, link]), .ecdsa)
+        let sig = SignatureRecord(signatureType: 0x0B, signature: .bytes(der), certificates: [pki.leaf(.ecdsa)])
         let shown = tamper ? URIRecord(uri: "https://example.com/postex").record() : link
         return try VirtualType2Tag(product: .ntag216, uid: ScanCommandTests.uid,
                                    message: NDEFMessage(text, shown, NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try sig.payload())))
     }
 
+    /// nfcscan with `arguments`, its XDG_CONFIG_HOME's nfcscan/trust/ holding the root and the intermediate.
     private func scan(_ arguments: [String], tamper: Bool = false) throws -> RunResult {
-        try ScanCommandTests.withEmulator(PN532Emulator(target: poster(tamper: tamper).pn532Target)) {
-            try ScanCLI.run(arguments + ["--timeout", "10"], connstring: $0, environment: ["XDG_CONFIG_HOME": config])
+        try OpenSSLCommand.inScratchDirectory { config in
+            let trust = config.appendingPathComponent("nfcscan/trust")
+            try FileManager.default.createDirectory(at: trust, withIntermediateDirectories: true)
+            try pki.writeRoot(into: trust)
+            let intermediate = "-----BEGIN CERTIFICATE-----\n" + Data(pki.intermediate).base64EncodedString(options: .lineLength64Characters)
+                + "\n-----END CERTIFICATE-----\n"
+            try Data(intermediate.utf8).write(to: trust.appendingPathComponent("intermediate.pem"))
+            return try ScanCommandTests.withEmulator(PN532Emulator(target: poster(tamper: tamper).pn532Target)) {
+                try ScanCLI.run(arguments + ["--timeout", "10"], connstring: $0, environment: ["XDG_CONFIG_HOME": config.path])
+            }
         }
     }
 
-    @Test(.disabled("until LibCrypto's OpenSSL verifies certificates (branch i24-crypto): the stub fails every signature"))
-    func jsonSaysVerifiedAndWhoSigned() throws {
+    @Test func jsonSaysVerifiedAndWhoSigned() throws {
         let r = try scan(["--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let document = try ScanCommandTests.json(try #require(r.stdout.split(separator: "\n").first))

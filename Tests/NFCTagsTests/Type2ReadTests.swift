@@ -7,11 +7,13 @@ import Testing
 /// Reads of well-formed Type 2 objects: the decoded message and the round trips it took.
 ///
 /// Round-trip arithmetic (pages are 4 bytes; the CC is page 3, data starts at page 4; the first
-/// read takes the CC and 48 data bytes, pages 3–15):
-/// - message TLV within the first 48 bytes: GET_VERSION + 1 FAST_READ = 2;
-/// - larger, link without a frame limit: GET_VERSION + 1 FAST_READ + 1 FAST_READ for the rest = 3;
+/// read takes the CC and 48 data bytes, pages 3–15; an NTAG21x or Ultralight EV1 is asked its
+/// originality signature, READ_SIG, once, right after GET_VERSION):
+/// - message TLV within the first 48 bytes: GET_VERSION + READ_SIG + 1 FAST_READ = 3;
+/// - larger, link without a frame limit: GET_VERSION + READ_SIG + 1 FAST_READ + 1 FAST_READ for
+///   the rest = 4;
 /// - PN532 (252-byte frames = 63 pages): NTAG216 full (872-byte data area) needs pages 16–221
-///   after the first read, 206 pages = 4 frames, so 6;
+///   after the first read, 206 pages = 4 frames, so 7;
 /// - READ only (PC/SC storage card, no GET_VERSION): one READ per 4 pages from page 3, the least
 ///   any READ-only reader can do.
 @Suite struct Type2ReadTests {
@@ -30,9 +32,10 @@ import Testing
         #expect(reading.capacity == status.capacity)
         #expect(reading.uid == VirtualType2Tag.defaultUID)
         #expect(reading.platform == .type2)
-        #expect(reading.roundTrips == 2)
-        #expect(await transport.roundTrips == 2)
-        #expect(await commandCodes(transport) == [0x60, 0x3A])
+        #expect(reading.originality == .signature(.ntag21x, VirtualType2Tag.unsignedSignature))
+        #expect(reading.roundTrips == 3)
+        #expect(await transport.roundTrips == 3)
+        #expect(await commandCodes(transport) == [0x60, 0x3C, 0x3A])
     }
 
     @Test(arguments: products)
@@ -42,7 +45,7 @@ import Testing
         #expect(reading.content == .empty)
         #expect(reading.ndefBytes == [])
         #expect(reading.message == nil)
-        #expect(reading.roundTrips == 2)
+        #expect(reading.roundTrips == 3)
     }
 
     /// A message whose TLV fills the data area the CC announces to the last byte (no Terminator):
@@ -57,8 +60,8 @@ import Testing
         let reading = try await Type2Tag.readNDEF(over: transport)
         #expect(reading.message == full)
         #expect(reading.ndefBytes.count == size)
-        #expect(reading.roundTrips == 3)
-        #expect(await commandCodes(transport) == [0x60, 0x3A, 0x3A])
+        #expect(reading.roundTrips == 4)
+        #expect(await commandCodes(transport) == [0x60, 0x3C, 0x3A, 0x3A])
         // The second FAST_READ ends at the last page of the data area, not a page further.
         #expect(await transport.commands.last == [0x3A, 0x10, UInt8(3 + product.ccDataAreaSize / 4)])
     }
@@ -69,7 +72,7 @@ import Testing
         let reading = try await Type2Tag.readNDEF(over: transport)
         #expect(reading.message == medium)
         // 4 bytes of TLV header + 300 = data bytes 0..<304 = pages 4...79.
-        #expect(await transport.commands == [[0x60], [0x3A, 0x03, 0x0F], [0x3A, 0x10, 79]])
+        #expect(await transport.commands == [[0x60], [0x3C, 0x00], [0x3A, 0x03, 0x0F], [0x3A, 0x10, 79]])
     }
 
     @Test func ntag216FullOverAPN532SizedLink() async throws {
@@ -77,8 +80,8 @@ import Testing
         let transport = InProcessTransport(try VirtualType2Tag(product: .ntag216, message: full), capabilities: pn532Link)
         let reading = try await Type2Tag.readNDEF(over: transport)
         #expect(reading.message == full)
-        #expect(reading.roundTrips == 6)
-        #expect(await transport.commands == [[0x60], [0x3A, 3, 15], [0x3A, 16, 78], [0x3A, 79, 141], [0x3A, 142, 204], [0x3A, 205, 221]])
+        #expect(reading.roundTrips == 7)
+        #expect(await transport.commands == [[0x60], [0x3C, 0x00], [0x3A, 3, 15], [0x3A, 16, 78], [0x3A, 79, 141], [0x3A, 142, 204], [0x3A, 205, 221]])
     }
 
     /// A link that carries only READ: no GET_VERSION, so the CC gives the size; 4 pages a trip.
@@ -128,7 +131,8 @@ import Testing
         let reading = try await Type2Tag.readNDEF(over: transport)
         #expect(reading.message == fill)
         #expect(reading.product == product.name)
-        #expect(reading.roundTrips == (product.userMemory <= Type2Tag.initialDataBytes ? 2 : 3))
+        #expect(reading.originality == .signature(product.originality!, VirtualType2Tag.unsignedSignature))
+        #expect(reading.roundTrips == (product.userMemory <= Type2Tag.initialDataBytes ? 3 : 4))
     }
 
     /// The first-read size trades bytes for round trips; any value still reads the message.
@@ -138,7 +142,7 @@ import Testing
         let transport = InProcessTransport(try VirtualType2Tag(product: .ntag215, message: medium))
         let reading = try await Type2Tag.readNDEF(over: transport, initialDataBytes: bytes)
         #expect(reading.message == medium)
-        #expect(reading.roundTrips == (bytes >= 304 ? 2 : 3))
+        #expect(reading.roundTrips == (bytes >= 304 ? 3 : 4))
     }
 
     @Test func removedMidReadGivesObjectRemovedAndNoMessage() async throws {
@@ -174,6 +178,6 @@ import Testing
         let transport = InProcessTransport(try VirtualType2Tag(product: .ntag213, dataArea: area))
         let reading = try await Type2Tag.readNDEF(over: transport)
         #expect(reading.message == poster)
-        #expect(reading.roundTrips == 2)   // 10 + 37 bytes of TLVs and the Terminator: the first 48 bytes
+        #expect(reading.roundTrips == 3)   // 10 + 37 bytes of TLVs and the Terminator: the first 48 bytes
     }
 }

@@ -14,9 +14,11 @@ import Testing
         #expect(reading.platform == .type5)
         #expect(reading.uid == Type5Product.icodeSLIX2.defaultUID)
         #expect(reading.capacity == (80 * 4 - 4) / 8 * 8 - 4)
-        // System info, block 0 (CC), then one READ MULTIPLE of 48 bytes for the TLV.
-        #expect(reading.roundTrips == 3)
-        #expect(await link.commands.map { $0[1] } == [0x2B, 0x20, 0x23])
+        // System info, block 0 (CC), READ SIGNATURE (an ICODE SLIX2), then one READ MULTIPLE of
+        // 48 bytes for the TLV.
+        #expect(reading.originality == .signature(.icode, VirtualType2Tag.unsignedSignature))
+        #expect(reading.roundTrips == 4)
+        #expect(await link.commands.map { $0[1] } == [0x2B, 0x20, 0xBD, 0x23])
     }
 
     @Test func blockReadsOnly() async throws {

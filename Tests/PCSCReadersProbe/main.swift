@@ -70,7 +70,8 @@ do {
                     let pcsc = object.transport as? PCSCTransport
                     say("ndef=\(Hex.string(reading.ndefBytes)) roundTrips=\(reading.roundTrips) capacity=\(reading.capacity) uid=\(Hex.string(reading.uid ?? [])) "
                         + "apdus=\(pcsc?.exchanges ?? 0) link=\(pcsc?.passThrough?.rawValue ?? "storage-card") product=\(reading.product ?? "-") "
-                        + "readUs=\(took.components.seconds * 1_000_000 + took.components.attoseconds / 1_000_000_000_000)")
+                        + "readUs=\(took.components.seconds * 1_000_000 + took.components.attoseconds / 1_000_000_000_000) "
+                        + "originality=\(originalityField(reading.originality))")
                 } catch {
                     say("readError=\(error)")
                 }
@@ -236,4 +237,16 @@ do {
 } catch {
     say("error=\(error)")
     exit(1)
+}
+
+
+/// The originality evidence as one space-free field: `signature:FAMILY:HEX`, `missing:FAMILY`,
+/// `notCarried:FAMILY` (its reason left out), or `-`.
+func originalityField(_ evidence: OriginalityEvidence?) -> String {
+    switch evidence {
+    case .signature(let family, let bytes)?: "signature:\(family.rawValue):\(Hex.string(bytes))"
+    case .missing(let family)?: "missing:\(family.rawValue)"
+    case .notCarried(let family, _)?: "notCarried:\(family.rawValue)"
+    case nil: "-"
+    }
 }

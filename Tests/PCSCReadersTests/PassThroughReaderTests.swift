@@ -38,13 +38,14 @@ import TestSupport
         return (Read(line: line, fields: fields), result)
     }
 
-    /// A full NTAG216 in each reader: through a pass-through, GET_VERSION, FAST_READ of the CC and
-    /// 48 bytes, then 4 more FAST_READs (63 pages a frame through the ACR122U, 62 through Part 3);
+    /// A full NTAG216 in each reader: through a pass-through, GET_VERSION, READ_SIG (its originality
+    /// signature), FAST_READ of the CC and 48 bytes, then 4 more FAST_READs (63 pages a frame
+    /// through the ACR122U, 62 through Part 3);
     /// on the storage-card reader, READ BINARY of 16 bytes from page 3 to page 220 (the TLV's end).
     /// APDUs besides: GET DATA for the UID; the ACR122U answers the first probe; the Part 3 reader
     /// refuses it, accepts Start Session (the second) and ends the session; the storage-card reader
     /// refuses both (6D 00 each).
-    @Test(arguments: [("acr122u", "acr122u-direct-transmit", 6, 2, "NTAG216"), ("part3", "part3-transparent-exchange", 6, 4, "NTAG216"),
+    @Test(arguments: [("acr122u", "acr122u-direct-transmit", 7, 2, "NTAG216"), ("part3", "part3-transparent-exchange", 7, 4, "NTAG216"),
                       ("storage-card", "storage-card", 55, 3, "-")])
     func aFullNTAG216IsReadInAsFewExchangesAsTheReaderAllows(reader: String, link: String, roundTrips: Int, moreAPDUs: Int, product: String) throws {
         let (read, result) = try read(["--reader", reader, "--type", "ntag216"], message: Self.fullNTAG216)
@@ -55,6 +56,21 @@ import TestSupport
         #expect(got.count("apdus") == roundTrips + moreAPDUs, "\(got.fields)")
         print("PC/SC \(reader) full NTAG216: roundTrips=\(got.count("roundTrips")) apdus=\(got.count("apdus")) readUs=\(got.fields["readUs"] ?? "?")")
     }
+
+    /// The chip's originality signature (`nfcsim --signature`) through the ACR122U's direct
+    /// transmit, as the chip answered READ_SIG; a storage-card reader cannot send READ_SIG (nor
+    /// GET_VERSION, so it cannot name the chip either): nothing is sent, and the reading says so.
+    @Test(arguments: [("acr122u", "signature:ntag21x:" + Hex.string(signature)), ("storage-card", "notCarried:ntag21x")])
+    func theOriginalitySignatureCrossesAPassThroughOnly(reader: String, originality: String) throws {
+        let message = NDEFMessage(URIRecord(uri: "https://example.com/genuine").record())
+        let (read, result) = try read(["--reader", reader, "--type", "ntag213", "--signature", Hex.string(Self.signature)], message: message)
+        let got = try #require(read, "\(result.output)")
+        #expect(got.ndef == Hex.string(message.encoded()))
+        #expect(got.fields["originality"] == originality, "\(got.line)")
+        print("PC/SC \(reader) NTAG213 with its signature: roundTrips=\(got.count("roundTrips")) apdus=\(got.count("apdus")) readUs=\(got.fields["readUs"] ?? "?")")
+    }
+
+    static let signature = (0..<32).map { UInt8(0x3C ^ $0) }
 
     @Test(arguments: [("topaz512", "Topaz 512", "type1"), ("topaz96", "Topaz 96", "type1"), ("felica", "-", "type3")])
     func anACR122UReadsTypes1And3(type: String, product: String, platform: String) throws {

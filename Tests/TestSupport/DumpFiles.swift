@@ -26,12 +26,15 @@ public enum DumpFiles {
 
     /// A Flipper NTAG/Ultralight file: version 2 writes the ATQA least significant byte first and
     /// names the chip in `Device type`; version 4 uses `NTAG/Ultralight type`.
-    public static func flipperType2(version: Int = 4, chip: String, memory: [UInt8], getVersion: [UInt8]?, pagesRead: Int? = nil) -> String {
+    /// `signature`: the `Signature:` line (a real chip's, for the originality check; else one
+    /// that verifies under no key).
+    public static func flipperType2(version: Int = 4, chip: String, memory: [UInt8], getVersion: [UInt8]?, pagesRead: Int? = nil,
+                                    signature: [UInt8] = [UInt8](repeating: 0xA5, count: 32)) -> String {
         let uid = Array(memory[0..<3] + memory[4..<8])
         var text = flipperHeader(version: version, deviceType: version == 4 ? "NTAG/Ultralight" : chip, uid: uid)
         text += "ATQA: \(version == 2 ? "44 00" : "00 44")\nSAK: 00\n"
         if version == 4 { text += "NTAG/Ultralight type: \(chip)\n" }
-        text += "Signature: \(hex([UInt8](repeating: 0xA5, count: 32)))\n"
+        text += "Signature: \(hex(signature))\n"
         text += "Mifare version: \(hex(getVersion ?? [UInt8](repeating: 0, count: 8)))\n"
         for index in 0..<3 { text += "Counter \(index): \(index)\nTearing \(index): 00\n" }
         let pages = memory.count / 4

@@ -17,6 +17,9 @@ public struct ScanEvent: Equatable, Sendable {
     public var tagID: String
     /// The `records` of `nfcscan --json` (`publish = records`); nil with `publish = identity`.
     public var records: ReportValue?
+    /// The object's `genuine` and `genuine_key` (its originality signature, Docs/authenticity.md),
+    /// as the report has them: absent when the chip's originality could not be checked.
+    public var genuine: [ReportValue.Field]
 
     /// The prefix of a Home Assistant tag link (what its apps write to a tag); the rest is the tag id.
     public static let homeAssistantTagPrefix = "https://www.home-assistant.io/tag/"
@@ -32,6 +35,8 @@ public struct ScanEvent: Equatable, Sendable {
         self.uid = uid
         self.tagID = Self.tagID(uid: uid, report: report)
         self.records = content == .records ? (report["records"] ?? .array([])) : nil
+        let object = report["object"]
+        self.genuine = ["genuine", "genuine_key"].compactMap { key in object?[key].map { .init(key, $0) } }
     }
 
     /// As Home Assistant computes it: the id of the first `https://www.home-assistant.io/tag/<id>`
@@ -60,7 +65,7 @@ public struct ScanEvent: Equatable, Sendable {
             .init("reader", .string(reader)),
             .init("uid", .string(uid)),
             .init("tag_id", .string(tagID)),
-        ]
+        ] + genuine
         if let records { fields.append(.init("records", records)) }
         return JSONWriter.string(.object(fields))
     }

@@ -28,6 +28,8 @@ struct DaemonCore: Sendable {
         /// object. False (a kiosk station): no sheet, nothing asked, sandboxed apps without a
         /// kept grant refused.
         var showsSheet = false
+        /// What happens to an object whose chip is not genuine (`[authenticity]`).
+        var notGenuine: NotGenuinePolicy = .report
     }
 
     /// How long the readers wait for the awaited sources' first reports: they answer from this
@@ -404,18 +406,22 @@ extension DaemonCore {
             log(.error, "no reader is left and none can appear: \(error)")
             if let session = sessions.active { endSession(session.id, .unavailable, message: copy(for: session.options).noReader) }
         case .scanned(let object):
+            if case .notGenuine(let reason)? = object.authenticity.genuine {
+                // The report says only genuine false: why is in the journal.
+                let uid = Hex.string(object.identifier)
+                if configuration.notGenuine == .refuse {
+                    log(.notice, "an object whose chip is not genuine is refused: \(reason)", ["reader": object.readerName, "uid": uid])
+                    effects.append(.observe(.refused(reader: object.readerName, uid: uid, reason: reason, session: sessions.active?.id)))
+                    return lookAgain()
+                }
+                log(.info, "an object whose chip is not genuine: \(reason)", ["reader": object.readerName, "uid": uid])
+            }
             let report: ReportValue
             do {
                 report = try object.report()
             } catch {
                 log(.warning, "an object's content could not be decoded: \(error)", ["reader": object.readerName])
-                if let session = sessions.active, sessionReading == session.id {
-                    // Content that does not decode: the session looks again.
-                    sessionReading = nil
-                    sessionChanged(session.id, ["State": .string("active")])
-                    showSheet(session.id, .looking)
-                }
-                return
+                return lookAgain()
             }
             effects.append(.observe(.detected(reader: object.readerName, uid: Hex.string(object.identifier), report: report,
                                               session: sessions.active?.id)))
@@ -436,5 +442,14 @@ extension DaemonCore {
             }
         case .writing, .written: break  // handled above, whatever their generation
         }
+    }
+
+    /// An object read for the active session that it does not get (content that does not
+    /// decode, a chip refused as not genuine): the session looks again.
+    private mutating func lookAgain() {
+        guard let session = sessions.active, sessionReading == session.id else { return }
+        sessionReading = nil
+        sessionChanged(session.id, ["State": .string("active")])
+        showSheet(session.id, .looking)
     }
 }

@@ -131,6 +131,9 @@ public enum DaemonObservation: Sendable, Equatable {
     /// An object was read: its report and where; `session` is the in-app scan session it was
     /// read for (the app's, which a publisher must not send anywhere), nil in the background.
     case detected(reader: String, uid: String, report: ReportValue, session: Int?)
+    /// An object whose chip is not genuine was refused (`[authenticity] not-genuine = refuse`):
+    /// neither offered, nor handed to `session`, nor published; `reason` is the check's.
+    case refused(reader: String, uid: String, reason: String, session: Int?)
     /// It was offered to an app (`app` nil: its web link, to the browser).
     case offered(notification: UInt32, app: String?)
     /// The person chose it and it was handed on (`success`), or could not be.

@@ -34,6 +34,8 @@ public final class Daemon: Service, Sendable {
         public var runtimeDirectory: String?
         /// System conditions that never pause background reading here (the configuration file: kiosks).
         public var ignoredConditions: Set<BackgroundPause>
+        /// What happens to an object whose chip is not genuine (the configuration file's `[authenticity]`).
+        public var notGenuine: NotGenuinePolicy
         /// The language of notifications, and of sessions that ask for none.
         public var language: ScanCopy.Language
         /// Told of every object detected, offered and delivered (the output seam).
@@ -62,7 +64,9 @@ public final class Daemon: Service, Sendable {
                     runtimeDirectory: String? = nil, ignoredConditions: Set<BackgroundPause> = [],
                     observers: [any DaemonObserver] = [], deadlines: EffectDeadlines = .init(),
                     applications: ApplicationDirectories? = nil, mimeApps: [(path: String, desktopSpecific: Bool)] = [],
-                    searchPath: String = "/usr/local/bin:/usr/bin:/bin", sheetProgram: String? = nil, webHosts: Set<String> = []) {
+                    searchPath: String = "/usr/local/bin:/usr/bin:/bin", sheetProgram: String? = nil, webHosts: Set<String> = [],
+                    notGenuine: NotGenuinePolicy = .report) {
+            self.notGenuine = notGenuine
             self.sheetProgram = sheetProgram
             self.webHosts = webHosts
             self.applications = applications
@@ -200,7 +204,7 @@ public final class Daemon: Service, Sendable {
 
     private func coreConfiguration(awaiting awaited: Set<ConditionSource> = []) -> DaemonCore.Configuration {
         .init(language: configuration.language, ignoredConditions: configuration.ignoredConditions, awaitedSources: awaited,
-              showsSheet: configuration.sheetProgram != nil)
+              showsSheet: configuration.sheetProgram != nil, notGenuine: configuration.notGenuine)
     }
 
     /// Asks the loop to stop: sessions end, offers are withdrawn, the readers are released.

@@ -12,7 +12,11 @@ import NFCScanKit
 ///     ignore = screen-off, locked-after-restart
 ///
 /// `[broker]` makes the machine a station publishing what it reads to an MQTT broker
-/// (`BrokerSettings`).
+/// (`BrokerSettings`). `[authenticity]` says what a station does with an object whose chip is
+/// not genuine:
+///
+///     [authenticity]
+///     not-genuine = refuse    # or report (the default): offered and published, genuine false
 ///
 /// Lines are `key = value`, `[section]` or `#` comments. Anything else is an error naming the
 /// file and line: a setting that silently did nothing would be worse.
@@ -23,6 +27,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var broker: BrokerSettings?
     /// The first line of `[broker]`'s password-file, read when the file is loaded.
     public var brokerPassword: String?
+    /// What happens to an object whose chip is not genuine (`[authenticity] not-genuine`).
+    public var notGenuine: NotGenuinePolicy = .report
 
     public init(ignoredConditions: Set<BackgroundPause> = [], broker: BrokerSettings? = nil) {
         self.ignoredConditions = ignoredConditions
@@ -55,7 +61,7 @@ public struct DaemonSettings: Equatable, Sendable {
         return settings
     }
 
-    public static let sections = ["background", "broker"]
+    public static let sections = ["background", "broker", "authenticity"]
 
     /// The settings `text` gives; `hostName` is the broker's default station. Files the settings
     /// name are not looked at (`load` does that).
@@ -102,8 +108,16 @@ public struct DaemonSettings: Equatable, Sendable {
                 }
             case ("broker", _):
                 try broker?.set(key, value, line: number, problem: problem)
+            case ("authenticity", "not-genuine"):
+                guard let policy = NotGenuinePolicy(rawValue: value) else {
+                    throw Problem(path: path, line: number, detail: "not-genuine is one of: "
+                                  + NotGenuinePolicy.allCases.map(\.rawValue).joined(separator: ", ") + "; not \"\(value)\"")
+                }
+                settings.notGenuine = policy
             case ("", _):
                 throw Problem(path: path, line: number, detail: "\(key) must be inside a section, such as [background]")
+            case ("authenticity", _):
+                throw Problem(path: path, line: number, detail: "unknown setting \(key) in [authenticity]; it has: not-genuine")
             default:
                 throw Problem(path: path, line: number, detail: "unknown setting \(key) in [\(section)]; [background] has: ignore")
             }

@@ -43,6 +43,14 @@ public enum DumpedChip: Sendable, Equatable {
     }
 }
 
+/// A dump's originality signature as the chip answered its signature command: kept as it is, all
+/// zeros too (a clone's answer, which a genuine chip never gives), except all zeros for a chip of
+/// no signing family (`signs` false), where a reader writes zeros for the command it did not send.
+func dumpedSignature(_ bytes: [UInt8]?, signs: Bool) -> [UInt8]? {
+    guard let bytes, signs || bytes.contains(where: { $0 != 0 }) else { return nil }
+    return bytes
+}
+
 /// A Type 2 chip (NTAG, MIFARE Ultralight family): its memory page 0 on, the product its
 /// GET_VERSION answer (or, for chips without one, its name and page count) makes it, and what it
 /// answers during activation.
@@ -52,7 +60,9 @@ public struct Type2Dump: Sendable, Equatable {
     /// ATQA as libnfc prints it (00 44 for every NTAG and Ultralight).
     public var atqa: [UInt8]
     public var sak: UInt8
-    /// The 32-byte originality signature READ_SIG answers, when the dump has one.
+    /// The 32-byte originality signature READ_SIG answers, when the dump has one (all zeros too:
+    /// what a clone answered); nil: the dump does not say, and the chip answers as a made-up one
+    /// of its family does (``VirtualType2Tag/signature``).
     public var signature: [UInt8]?
     /// The three one-way counters READ_CNT answers (Ultralight EV1).
     public var counters: [UInt32]
@@ -86,6 +96,7 @@ public struct Type2Dump: Sendable, Equatable {
                 product.name = name ?? "Type 2 chip (GET_VERSION \(Hex.string(version)))"
                 product.configurationPage = nil
                 product.dynamicLock = nil
+                product.originality = nil
             }
             product.version = version
             product.supportsFastRead = true
@@ -108,7 +119,7 @@ public struct Type2Dump: Sendable, Equatable {
         var tag = try VirtualType2Tag(product: product, image: memory)
         tag.atqa = atqa
         tag.sak = sak
-        tag.signature = signature
+        if let signature { tag.signature = signature }
         tag.counters = counters
         tag.readablePages = readablePages
         return tag
@@ -183,9 +194,14 @@ public struct Type5Dump: Sendable, Equatable {
     public var product: Type5Product
     public var uid: [UInt8]
     public var memory: [UInt8]
+    /// The 32-byte signature READ SIGNATURE answers (ICODE SLIX2, DNA), when the dump has one;
+    /// nil: the chip answers as a made-up one of its kind does (``VirtualType5Tag/signature``).
+    public var signature: [UInt8]? = nil
 
     public func virtualTag() throws(VirtualObjectError) -> VirtualType5Tag {
-        try VirtualType5Tag(product: product, uid: uid, image: memory)
+        var tag = try VirtualType5Tag(product: product, uid: uid, image: memory)
+        if let signature { tag.signature = signature }
+        return tag
     }
 }
 

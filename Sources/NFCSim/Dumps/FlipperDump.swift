@@ -176,7 +176,7 @@ enum FlipperDump {
         let chipName = fields.value("NTAG/Ultralight type").map { String($0.value) } ?? deviceType
         let version = try fields.knownBytes("Mifare version", count: [8])
         let product = Type2Dump.product(name: type2Name(chipName), version: version, pageCount: total)
-        let signature = try fields.knownBytes("Signature", count: [32]).flatMap { $0.contains { $0 != 0 } ? $0 : nil }
+        let signature = dumpedSignature(try fields.knownBytes("Signature", count: [32]), signs: product.originality != nil)
         var counters: [UInt32] = []
         // Ultralight EV1: three counters READ_CNT answers (a file without them: a chip without).
         if product.version?[2] == 0x03, fields.value("Counter 0") != nil {
@@ -244,7 +244,8 @@ enum FlipperDump {
                                    icReference: try fields.knownBytes("IC Reference", count: [1])?[0] ?? 0)
         var notes: [String] = []
         if fields.value("Privacy Mode")?.value == "true" { notes.append("the chip was in privacy mode; nfcsim presents it readable") }
-        return Dump(format: .flipper, chip: .type5(Type5Dump(product: product, uid: uid, memory: data.map { $0 ?? 0 })), notes: notes)
+        let signature = dumpedSignature(try fields.knownBytes("Signature", count: [32]), signs: OriginalityFamily.icode(uid: uid) != nil)
+        return Dump(format: .flipper, chip: .type5(Type5Dump(product: product, uid: uid, memory: data.map { $0 ?? 0 }, signature: signature)), notes: notes)
     }
 
     /// FeliCa Lite(-S): `Block N:` lines of two status flags and 16 bytes; blocks 0–13 (S_PAD0–13)

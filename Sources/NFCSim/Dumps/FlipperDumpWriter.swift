@@ -72,6 +72,7 @@ enum FlipperDumpWriter {
         text += line("DSFID", [dump.product.dsfid]) + line("AFI", [dump.product.afi]) + line("IC Reference", [dump.product.icReference])
         text += "Block Count: \(dump.product.blockCount)\n" + line("Block Size", [UInt8(dump.product.blockSize)])
         text += line("Data Content", dump.memory)
+        if let signature = dump.signature { text += line("Signature", signature) }
         return text
     }
 

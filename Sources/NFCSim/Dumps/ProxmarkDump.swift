@@ -16,7 +16,7 @@ enum ProxmarkDump {
             let version = try JSONDump.hex(card?["Version"], "$.Card.Version", count: [8])
             let product = Type2Dump.product(name: nil, version: version, pageCount: total)
             let memory = (0..<total).flatMap { blocks[$0] ?? [0, 0, 0, 0] }
-            let signature = try JSONDump.hex(card?["Signature"], "$.Card.Signature", count: [32]).flatMap { $0.contains { $0 != 0 } ? $0 : nil }
+            let signature = dumpedSignature(try JSONDump.hex(card?["Signature"], "$.Card.Signature", count: [32]), signs: product.originality != nil)
             var counters: [UInt32] = []
             if product.version?[2] == 0x03 {
                 for index in 0..<3 {

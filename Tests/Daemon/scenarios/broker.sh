@@ -15,6 +15,11 @@ scenario_broker() {
   timeout 10 "$NFCSCAND" >"$DIR/bad-config.log" 2>&1 || status=$?
   check "a mistake in [broker]: exit 78" test "$status" = 78
   check "naming the file, the line and why" grep -q 'nfcscand.conf:3: ca-file needs an mqtts:// url (TLS)' "$DIR/bad-config.log"
+  printf '[authenticity]\nnot-genuine = mark\n' >"$conf"
+  status=0
+  timeout 10 "$NFCSCAND" >"$DIR/bad-authenticity.log" 2>&1 || status=$?
+  check "[authenticity] not-genuine takes report or refuse: exit 78, the file and line" \
+    eval 'test "$status" = 78 && grep -q "nfcscand.conf:2: not-genuine is one of: report, refuse" "$DIR/bad-authenticity.log"'
 
   printf '[broker]\nurl = mqtt://127.0.0.1:%s\nstation = counter-2\n' "$MQTT_PORT" >"$conf"
   mqtt_watch "$DIR/mqtt.log" 'nfcscan/#' 'homeassistant/#'
@@ -28,6 +33,7 @@ scenario_broker() {
   check "the event: a UUID, seq 1, an RFC 3339 time, station, reader, uid" test "$(json "$DIR/scan.jsonl" \
     'bool(__import__("uuid").UUID(d["event_id"]) and d["seq"] == 1 and __import__("datetime").datetime.fromisoformat(d["time"].replace("Z", "+00:00")) and d["station"] == "counter-2" and d["reader"] and len(d["uid"]) >= 8)')" = True
   check "tag_id: the id of the Home Assistant tag link" test "$(json "$DIR/scan.jsonl" 'd["tag_id"]')" = front-door
+  check "genuine: the object's, as nfcscan --json gives it" test "$(json "$DIR/scan.jsonl" 'type(d.get("genuine")).__name__')" = bool
   check "publish = records (the default): the records as nfcscan --json gives them" \
     test "$(json "$DIR/scan.jsonl" 'd["records"][0]["uri"]')" = https://www.home-assistant.io/tag/front-door
   wait_for "discovery for the reader" 10 eval 'grep -q "^homeassistant/tag/counter-2_[A-Za-z0-9_-]*/config " "$DIR/mqtt.log"'
@@ -46,5 +52,17 @@ scenario_broker() {
   wait_for "availability offline after a stop" 10 eval '[ "$(grep "^nfcscan/counter-2/availability " "$DIR/mqtt.log" | tail -n 1)" = "nfcscan/counter-2/availability offline" ]' || true
   check "availability: online while it ran, a clean offline after SIGTERM" \
     test "$(sed -n 's|^nfcscan/counter-2/availability ||p' "$DIR/mqtt.log" | tr '\n' ' ')" = "online offline "
+
+  # [authenticity] not-genuine = refuse: nfcsim's made-up NTAG213 answers READ_SIG with zeros, so
+  # it is refused: logged with why, and the broker gets no scan event for it.
+  printf '[broker]\nurl = mqtt://127.0.0.1:%s\nstation = counter-2\n[authenticity]\nnot-genuine = refuse\n' "$MQTT_PORT" >"$conf"
+  kill "$SIM_PID" 2>/dev/null || true
+  wait "$SIM_PID" 2>/dev/null || true
+  rm -f "$DIR/pn532"
+  sim --uri https://www.home-assistant.io/tag/front-door --after 2 --for 2
+  daemon
+  wait_for "the copy refused" 15 grep -q "an object whose chip is not genuine is refused: its signature is all zeros" "$DIR/nfcscand.log" || true
+  check "not-genuine = refuse: the copy is logged with why and not published" \
+    eval 'grep -q "is refused: its signature is all zeros" "$DIR/nfcscand.log" && test "$(lines_matching "^nfcscan/counter-2/scan " "$DIR/mqtt.log")" = 1'
   finish
 }

@@ -36,6 +36,8 @@ scenario_handler() {
   check "with the object's identity (reader, backend)" test "$(json "$rec" 'd["scan"]["object"]["backend"]')" = "libnfc"
   check "wire types: registration u, object a{sv}, records av, round_trips x" \
     test "$(json "$rec" 'd["types"]["/registration"]+d["types"]["/object"]+d["types"]["/records"]+d["types"]["/object/round_trips"]')" = "ua{sv}avx"
+  check "genuine b: the chip's originality, checked where it was read (Docs/authenticity.md)" \
+    test "$(json "$rec" 'd["types"].get("/object/genuine", "absent")')" = "b"
   check "registration is the one RegisterHandler returned" test "$(json "$rec" 'd["scan"]["registration"] == d["registration"]')" = True
   check "one notification for an object left on the reader" test "$(grep -c '"event": "notify"' "$DIR/notifications.jsonl" || true)" = 1
   busctl --address="$DBUS_SESSION_BUS_ADDRESS" --user call org.nfcscan.Scanner1 /org/nfcscan/Scanner1 \

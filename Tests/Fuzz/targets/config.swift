@@ -27,6 +27,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if (try? parse(canonical, path).get())?.ignoredConditions != settings.ignoredConditions {
             violated("canonical spelling \(canonical.debugDescription) reads otherwise", input)
         }
+        let policy = "[authenticity]\nnot-genuine = \(settings.notGenuine.rawValue)\n"
+        if (try? parse(policy, path).get())?.notGenuine != settings.notGenuine {
+            violated("not-genuine \(settings.notGenuine.rawValue) reads otherwise from its canonical spelling", input)
+        }
         if let broker = settings.broker, !TopicName.isValidPrefix(broker.topicPrefix) || !(1...65535).contains(broker.port) {
             violated("accepted a [broker] publishing on \(broker.topicPrefix.debugDescription) port \(broker.port)", input)
         }
