@@ -190,6 +190,19 @@ public struct MessageSignature: Hashable, Sendable {
     }
 }
 
+extension MessageSignature {
+    /// One line for `--verbose` (developer words; the signer's name as the certificate says it).
+    public var explanation: String {
+        let records = covered.isEmpty ? "no records" : covered.count == 1 ? "record \(covered.lowerBound + 1)"
+            : "records \(covered.lowerBound + 1)–\(covered.upperBound)"
+        let outcome = switch verdict {
+        case .verified(let signer): "verified, signed by \(signer ?? "a certificate naming no one")"
+        default: "not verified: \(verdict.reason ?? "")"
+        }
+        return "signature record \(recordIndex + 1) (covering \(records)): \(outcome)"
+    }
+}
+
 public enum SignatureVerdict: Hashable, Sendable {
     /// The signature verifies under the first certificate, and its chain reaches a trusted root:
     /// the covered records are as `signer` signed them (its organization, else common name; nil

@@ -52,8 +52,9 @@ import TestSupport
     }
 
     @Test func aChangedPosterIsWarnedAboutFirst() throws {
-        let r = try scan(["--object", "poster"], tamper: true)
+        let r = try scan(["--object", "poster", "--verbose"], tamper: true)
         #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("nfcscan: signature record 3 (covering records 1–2): not verified: the signature does not verify"))
         #expect(r.stdout.split(separator: "\n").first == "Careful: this poster was changed after it was signed.")
         #expect(!r.stdout.contains("Signed by"))
     }
