@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(name: "AppIdentityTests", dependencies: ["AppIdentity", "DesktopEntries"]),
         .testTarget(name: "WebNFCTests", dependencies: ["WebNFC", "AppIdentity", "NDEF", "NDEFReport", "TestSupport"]),
         .testTarget(name: "NFCDispatchTests", dependencies: ["NFCDispatch", "NDEF", "NDEFReport", "NFCCopy", "DesktopEntries"]),
-        .testTarget(name: "NFCScanCLITests", dependencies: ["NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCCopy", "NFCObjects", "NFCScanKit", "TestSupport"]),
+        .testTarget(name: "NFCScanCLITests", dependencies: ["Authenticity", "NDEF", "NDEFReport", "NFCTags", "NFCSim", "NFCCopy", "NFCObjects", "NFCScanKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

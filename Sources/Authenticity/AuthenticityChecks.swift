@@ -11,8 +11,13 @@ public struct AuthenticityChecks: Sendable {
     /// each chip's last read counter is kept.
     public var secureLinks: [SecureLinkTemplate] = []
     public var secureLinkCounters: any SecureLinkCounters = SecureLinkCounterMemory()
+    /// PEM files of roots the person trusts for signed messages besides the system's (the
+    /// `*.pem` in `$XDG_CONFIG_HOME/nfcscan/trust/`, listed where the checks are built).
+    public var trustAnchors: [String]
 
-    public init(ecdsa: any RawECDSAVerifying, aes: any AES128, certificates: any CertificateVerifying) {
+    public init(ecdsa: any RawECDSAVerifying, aes: any AES128, certificates: any CertificateVerifying,
+                trustAnchors: [String] = []) {
+        self.trustAnchors = trustAnchors
         self.ecdsa = ecdsa
         self.aes = aes
         self.certificates = certificates
@@ -23,6 +28,7 @@ public struct AuthenticityChecks: Sendable {
         var findings = AuthenticityFindings()
         findings.originality = originality(of: reading.originality, uid: reading.uid)
         findings.secureLinks = secureLinks(in: reading)
+        findings.signatures = reading.message.map(SignedMessageCheck(certificates: certificates, trustAnchors: trustAnchors).signatures) ?? []
         return findings
     }
 }
@@ -34,12 +40,15 @@ public struct AuthenticityFindings: Hashable, Sendable {
     public var originality: OriginalityOutcome
     /// Each link record that a configured secure-link template describes, checked.
     public var secureLinks: [SecureLinkFinding] = []
+    /// Each Signature record's verdict, in message order (none when the message has none).
+    public var signatures: [MessageSignature]
 
     /// The originality verdict; nil when it could not be checked.
     public var genuine: Genuineness? { originality.verdict }
 
-    public init(originality: OriginalityOutcome = .unchecked("not checked")) {
+    public init(originality: OriginalityOutcome = .unchecked("not checked"), signatures: [MessageSignature] = []) {
         self.originality = originality
+        self.signatures = signatures
     }
 }
 

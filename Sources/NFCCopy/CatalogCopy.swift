@@ -68,6 +68,8 @@ public struct CatalogCopy: ScanCopyCatalog, WriteCopyCatalog, SheetCopyCatalog {
     public var secureLinkVerified: String { say(.secureLinkVerified) }
     public var secureLinkReplayed: String { say(.secureLinkReplayed) }
     public var secureLinkFailed: String { say(.secureLinkFailed) }
+    public func signedBy(_ signer: String?) -> String { signer.map { say(.signedBy, ["signer": $0]) } ?? say(.signedByUnnamed) }
+    public var changedAfterSigning: String { say(.changedAfterSigning) }
 
     public var notificationSender: String { say(.notificationSender) }
     public func notificationOpenLink(_ link: String) -> String { say(.notificationOpenLink, ["link": link]) }

@@ -12,9 +12,11 @@ public enum ContentDescription {
     /// With `hyperlinks` (a terminal that shows them), a web link is also a clickable link (OSC 8).
     public static func lines(for report: ReportValue, copy: any ScanCopyCatalog, hyperlinks: Bool = false) -> [String] {
         let records = report["records"]?.arrayValue ?? []
-        var lines: [String] = []
-        for record in records {
-            lines += ContentItem.items(in: record).map { line(for: $0, copy: copy, hyperlinks: hyperlinks) }
+        let items = records.map(ContentItem.items(in:))
+        // A broken signature is said first, before the content it warns about.
+        var lines = items.joined().filter { $0 == .changedAfterSigning }.map { line(for: $0, copy: copy, hyperlinks: hyperlinks) }
+        for (record, items) in zip(records, items) {
+            lines += items.filter { $0 != .changedAfterSigning }.map { line(for: $0, copy: copy, hyperlinks: hyperlinks) }
             if let check = record["secure_link"] { lines.append(secureLink(check, copy: copy)) }
         }
         if lines.isEmpty {
@@ -44,6 +46,8 @@ public enum ContentDescription {
         case .bluetoothDevice(let name): name.map { copy.bluetoothDevice(show($0)) } ?? copy.bluetoothDeviceWithoutName
         case .deviceToConnect: copy.deviceToConnect
         case .signature: copy.signature
+        case .signedBy(let signer): copy.signedBy(signer.map(show))
+        case .changedAfterSigning: copy.changedAfterSigning
         case .other: copy.otherContent
         case .unreadable: copy.unreadableRecord
         }

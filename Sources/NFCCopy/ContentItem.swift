@@ -24,7 +24,12 @@ public enum ContentItem: Hashable, Sendable {
     case bluetoothDevice(name: String?)
     /// A handover: a device offering a connection.
     case deviceToConnect
+    /// A signature not checked, or whose signer is not trusted here.
     case signature
+    /// A signature that verifies under a certificate trusted here, and who signed (nil: unnamed).
+    case signedBy(String?)
+    /// A signature that does not verify: what it covers was changed after it was signed.
+    case changedAfterSigning
     /// A record this program understood structurally but can't describe (an unknown type).
     case other
     /// A record whose payload does not fit its type (its report has an `error`): said, so a
@@ -57,7 +62,11 @@ public enum ContentItem: Hashable, Sendable {
         case "handover-select", "handover-request", "handover-mediation", "handover-initiate":
             return [.deviceToConnect]
         case "signature":
-            return [.signature]
+            switch record["signed"]?.stringValue {
+            case "verified": return [.signedBy(record["signed_by"]?.stringValue)]
+            case "failed": return [.changedAfterSigning]
+            default: return [.signature]
+            }
         case "device-information", "alternative-carrier", "collision-resolution", "handover-error", "handover-carrier":
             return []
         default:

@@ -73,6 +73,12 @@ extension CopyMessage {
         note: "The link checked out, but the same one was seen before: someone may have copied it from the object.")
     static let secureLinkFailed = CopyMessage(.sentence, "secureLink.failed", "This link does not check out: it may be forged.",
         note: "A link of the kind the person's keys describe, whose code is wrong.")
+    static let signedBy = CopyMessage(.sentence, "signedBy", "Signed by {signer}.",
+        note: "The object's content carries a signature that was checked: {signer} is the company or person who signed it, as their certificate names them.")
+    static let signedByUnnamed = CopyMessage(.sentence, "signedBy.unnamed", "Signed by a trusted signer who gives no name.",
+        note: "As \"Signed by {signer}.\", when the signer's certificate names nobody.")
+    static let changedAfterSigning = CopyMessage(.sentence, "changedAfterSigning", "Careful: this {object} was changed after it was signed.",
+        note: "A warning said first: the object's signed content does not match its signature, so it cannot be trusted.")
 
     // The background service's notifications: summaries are questions, buttons one or two words.
     static let notificationSender = CopyMessage(.label, "notificationSender", "Nearby Items",
@@ -266,6 +272,7 @@ extension CopyMessage {
         blankObject, halfWritten, moreDetail, noReaderHelp, passwordHint, passwordReaderHint,
         link, incompleteLink, phoneNumber, emailAddress, text, title, wifiNetwork, contact, contactWithoutName, app, bluetoothDevice,
         bluetoothDeviceWithoutName, deviceToConnect, otherContent, unreadableRecord, signature, secureLinkVerified, secureLinkReplayed, secureLinkFailed,
+        signedBy, signedByUnnamed, changedAfterSigning,
         notificationSender, notificationOpenLink, notificationOpenLinkContent, notificationOpenPhoneNumber,
         notificationOpenEmailAddress, notificationOpenText, notificationOpenContact, notificationOpenWifiNetwork,
         notificationOpenBluetoothDevice, notificationOpenItem, notificationOpenApp, notificationHoldsLink,

@@ -80,12 +80,17 @@ public protocol ScanCopyCatalog: Sendable {
     /// A record whose content does not fit what it claims to be (a contact card in the wrong
     /// character set): said beside the rest of what the object holds.
     var unreadableRecord: String { get }
+    /// A signature that wasn't checked, or whose signer isn't trusted here.
     var signature: String { get }
     /// After a secure link (an NTAG 424 DNA's, checked with the person's keys): made by the
     /// object just now, read before (a copy), or not made with the keys at all.
     var secureLinkVerified: String { get }
     var secureLinkReplayed: String { get }
     var secureLinkFailed: String { get }
+    /// A signature that was checked, whose signer is trusted (display-safe); nil: unnamed.
+    func signedBy(_ signer: String?) -> String
+    /// A warning: content covered by a signature that does not verify.
+    var changedAfterSigning: String { get }
 
     // The daemon's notifications. Summaries are questions ("Open https://example.com/poster?"); values are
     // display-safe and already shortened to fit.
@@ -207,6 +212,9 @@ public enum ScanCopy {
             ("secureLink.verified", copy.secureLinkVerified, true),
             ("secureLink.replayed", copy.secureLinkReplayed, true),
             ("secureLink.failed", copy.secureLinkFailed, true),
+            ("signedBy", copy.signedBy(sample), true),
+            ("signedBy.unnamed", copy.signedBy(nil), true),
+            ("changedAfterSigning", copy.changedAfterSigning, true),
             ("notificationSender", copy.notificationSender, false),
             ("notificationOpenLink", copy.notificationOpenLink("https://example.com/poster"), true),
             ("notificationOpenApp", copy.notificationOpenApp(sample), true),

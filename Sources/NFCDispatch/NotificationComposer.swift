@@ -29,12 +29,29 @@ public struct NotificationComposer: Sendable {
 
     /// The notification offering `offer` for the object `report` describes.
     public func notification(for offer: Offer, report: ReportValue) -> NotificationContent {
-        switch offer {
+        let offered = switch offer {
         case .handler(let match): handlerOffer(match, report: report)
         case .webLink(let link): webLinkOffer(link, report: report)
         case .defaultApp(let content, let app): defaultOffer(content, app: app, report: report)
         case .joinNetwork(let network): defaultOffer(.wifiNetwork(network), app: nil, report: report)
         }
+        return signed(offered, report: report)
+    }
+
+    /// `offered` with what the object's signature says: a broken one warns before the body, a
+    /// trusted one names its signer after it (a person decides on the offer knowing both).
+    private func signed(_ offered: NotificationContent, report: ReportValue) -> NotificationContent {
+        let items = (report["records"]?.arrayValue ?? []).flatMap(ContentItem.items(in:))
+        let body: String?
+        if items.contains(.changedAfterSigning) {
+            body = [copy.changedAfterSigning, offered.plainBody].compactMap { $0 }.joined(separator: " ")
+        } else if case .signedBy(let signer)? = items.first(where: { if case .signedBy = $0 { true } else { false } }) {
+            body = [offered.plainBody, copy.signedBy(signer.map { NotificationMarkup.value($0) })].compactMap { $0 }.joined(separator: " ")
+        } else {
+            return offered
+        }
+        return NotificationContent(appName: offered.appName, appIcon: offered.appIcon, summary: offered.summary, plainBody: body,
+                                   actions: offered.actions, hints: offered.hints, expireTimeout: offered.expireTimeout)
     }
 
     /// The app was chosen but did not take the object (it did not answer, refused, or left).
@@ -126,7 +143,7 @@ public struct NotificationComposer: Sendable {
             case .bluetoothDevice(let name): return (.bluetoothDevice, name)
             case .title: continue // a smart poster's title: its link is what it offers
             case .unreadable: continue // nothing in it to offer or name
-            case .app, .deviceToConnect, .signature, .other: return (.item, nil)
+            case .app, .deviceToConnect, .signature, .signedBy, .changedAfterSigning, .other: return (.item, nil)
             }
         }
         return nil

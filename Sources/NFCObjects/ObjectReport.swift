@@ -26,7 +26,10 @@ extension ScannedObject {
                 guard case .object(let decoded) = MessageReport().report(message, layouts: parsed.layouts) else {
                     throw ObjectReportError(detail: "the report is not an object")
                 }
-                fields = decoded
+                fields = decoded.map { field in
+                    guard field.key == "records", let records = field.value.arrayValue else { return field }
+                    return .init(field.key, .array(SignatureMarks.marked(records, by: authenticity.signatures)))
+                }
             } catch let error as ObjectReportError {
                 throw error
             } catch {

@@ -145,6 +145,7 @@ struct ScanCommand: AsyncParsableCommand {
             let product = reading.product ?? reading.platform.rawValue
             printError("nfcscan: read \(product) \(Hex.string(scanned.identifier)) on \(scanned.readerName): \(reading.ndefBytes.count) bytes in \(reading.roundTrips) round trips")
             printError("nfcscan: \(scanned.authenticity.originality.explanation)")
+            for signature in scanned.authenticity.signatures { printError("nfcscan: \(signature.explanation)") }
         }
         let report: ReportValue
         do {

@@ -2,7 +2,8 @@
 """Regenerate the committed seed corpus of the libFuzzer targets (Tests/Fuzz/corpus/).
 
     python3 Tests/Fuzz/make_seeds.py    # rewrites Tests/Fuzz/corpus/{message,tlv,cc,tagread,options,config,rfkill,desktop,dumps,
-                                        #   pn532frame,vpcdmessage,passthrough,spool,cgroup,flatpakinfo,sheetwire,webnfc,crypto,securelink}/
+                                        #   pn532frame,vpcdmessage,passthrough,spool,cgroup,flatpakinfo,sheetwire,webnfc,crypto,securelink,
+                                        #   sigcheck}/
 
 Deterministic: no randomness, so the same files come out every time. Valid messages are built
 with ndeflib (PyPI `ndeflib`, module `ndef`), the independent encoder the oracle test uses; the
@@ -883,6 +884,24 @@ def json_text(value):
     return json.dumps(value, separators=(',', ':'))
 
 
+# sigcheck: messages with Signature records, as the check walks them
+def sigcheck_seeds():
+    m = message_seeds()
+    s = {name: m[name] for name in ('signature-marker', 'signature-bytes-certs', 'signature-uris')}
+    text, uri = ndef.TextRecord('poster'), ndef.UriRecord('https://example.com/poster')
+    # r || s of P-256 (even last byte: the fuzz seam's "verifies"), a leaf and one intermediate,
+    # then a second signature over the record after the first, DER this time, one certificate.
+    raw = bytes(range(1, 65))
+    der = bytes.fromhex('3006020101020102')
+    s['sigcheck-two-signatures'] = encode(
+        text, uri, ndef.SignatureRecord('ECDSA-P256', 'SHA-256', raw, '', 'X.509', [b'Example Ltd', b'CA'], None),
+        text, ndef.SignatureRecord('ECDSA-P256', 'SHA-256', der, '', 'X.509', [b'Example Ltd'], None))
+    s['sigcheck-rsa-covers-nothing'] = encode(
+        ndef.SignatureRecord('RSASSA-PKCS1-v1_5-2048', 'SHA-256', bytes(256), '', 'X.509', [b'leaf'], None), text,
+        ndef.SignatureRecord('RSASSA-PSS-1024', 'SHA-256', bytes(128), '', 'X.509', [b'leaf'], 'https://example.com/ca'))
+    return s
+
+
 def main():
     targets = {'message': message_seeds(), 'tlv': tlv_seeds(), 'cc': cc_seeds(), 'tagread': tagread_seeds(),
                'options': options_seeds(), 'config': config_seeds(), 'rfkill': rfkill_seeds(),
@@ -890,7 +909,7 @@ def main():
                'vpcdmessage': vpcdmessage_seeds(), 'passthrough': passthrough_seeds(), 'spool': spool_seeds(),
                'cgroup': cgroup_seeds(), 'flatpakinfo': flatpakinfo_seeds(),
                'sheetwire': sheetwire_seeds(), 'webnfc': webnfc_seeds(), 'crypto': crypto_seeds(),
-               'securelink': securelink_seeds()}
+               'securelink': securelink_seeds(), 'sigcheck': sigcheck_seeds()}
     for target, seeds in targets.items():
         directory = os.path.join(CORPUS, target)
         shutil.rmtree(directory, ignore_errors=True)

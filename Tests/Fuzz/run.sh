@@ -13,7 +13,8 @@
 #            sheet's program exchange), webnfc (what nfcscan's web host reads from the browser, and
 #            makes of an object's message for a page), crypto (what LibCrypto hands OpenSSL from an
 #            object: originality signatures, AES input, certificates and chains), securelink (NTAG
-#            424 DNA secure links, the keys file and the counter file) (default: all of them)
+#            424 DNA secure links, the keys file and the counter file), sigcheck (Signature records
+#            checked over a message) (default: all of them)
 # Environment: SWIFTC (default: swiftc on PATH, else /opt/swift/usr/bin/swiftc), SWIFT (default:
 #   the swift beside SWIFTC), FUZZ_JOBS (targets run at a time; default: the number of processors),
 #   FUZZ_ARGS (extra libFuzzer arguments, e.g. "-dict=...").
@@ -39,12 +40,13 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage cgroup flatpakinfo sheetwire webnfc crypto securelink)
+all_targets=(message tlv cc tagread passthrough options config rfkill spool desktop dumps pn532frame vpcdmessage cgroup flatpakinfo sheetwire webnfc crypto securelink sigcheck)
 # The modules each target links (its imports and everything below them, as in Package.swift).
 modules_of() {
   case "$1" in
     message|tlv|cc) echo NDEF ;;
     tagread|passthrough) echo NDEF NFCTags ;;
+    sigcheck) echo NDEF NFCTags Authenticity ;;
     desktop) echo NDEF DesktopEntries ;;
     cgroup|flatpakinfo) echo NDEF DesktopEntries AppIdentity ;;
     sheetwire) echo NDEF ScanSheet ;;

@@ -174,3 +174,35 @@ extension HandlerRegistry {
         return registry.registration(id)
     }
 }
+
+/// A signed object's notification: a broken signature warns first, a trusted one names its signer.
+@Suite struct SignedNotificationTests {
+    /// `report` with every record marked `status` (as NFCObjects marks them), the last as the
+    /// Signature record signed by `signer`.
+    private func marked(_ status: String, signer: String? = nil) throws -> ReportValue {
+        let sig = SignatureRecord(signatureType: 0x0B, signature: .bytes([1]), certificates: [[0x30]])
+        let plain = try report(Records.uri("https://example.com/poster"), NDEFRecord(tnf: .wellKnown, type: "Sig", payload: try sig.payload()))
+        let records = (plain["records"]?.arrayValue ?? []).map { record -> ReportValue in
+            guard case .object(var fields) = record else { return record }
+            fields.append(.init("signed", .string(status)))
+            if record["kind"] == .string("signature"), let signer { fields.append(.init("signed_by", .string(signer))) }
+            return .object(fields)
+        }
+        return .object([.init("records", .array(records))])
+    }
+
+    @Test func aBrokenSignatureWarnsBeforeTheOffer() throws {
+        let object = try marked("failed")
+        let content = NotificationComposer().notification(for: try #require(HandlerRegistry().offer(for: object)), report: object)
+        #expect(content.summary == "Open https://example.com/poster?")
+        #expect(content.plainBody == "Careful: this item was changed after it was signed.")
+    }
+
+    @Test func aTrustedSignatureNamesItsSigner() throws {
+        let object = try marked("verified", signer: "Example <b>Ltd</b>")
+        let content = NotificationComposer().notification(for: try #require(HandlerRegistry().offer(for: object)), report: object)
+        NotificationComposerTests.checkSafe(content)
+        #expect(content.plainBody == "Signed by Example <b>Ltd</b>.")
+        #expect(content.body == "Signed by Example &lt;b&gt;Ltd&lt;/b&gt;.")
+    }
+}
