@@ -100,7 +100,7 @@ public final class ScanSession: Sendable {
                 noneYet: ReaderError? = nil, added: @escaping @Sendable (any Reader) -> Void = { _ in },
                 removed: @escaping @Sendable (any Reader, (any Error)?) -> Void = { _, _ in },
                 heldElsewhere: (@Sendable (any Reader, Bool) -> Void)? = nil,
-                departed: @escaping @Sendable (any Reader) -> Void = { _ in }, checks: AuthenticityChecks = .forPerson()) {
+                departed: @escaping @Sendable (any Reader) -> Void = { _ in }, checks: AuthenticityChecks = .openSSL) {
         self.checks = checks
         self.removed = removed
         self.departed = departed

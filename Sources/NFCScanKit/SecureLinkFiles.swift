@@ -8,17 +8,11 @@ import LibCrypto
 /// nfcscand each use their own user's.
 public enum SecureLinkFiles {
     public static func keysPath(environment: [String: String]) -> String? {
-        base(environment, "XDG_CONFIG_HOME", fallback: "/.config").map { $0 + "/nfcscan/secure-links" }
+        UserFiles.configDirectory(environment).map { $0 + "/secure-links" }
     }
 
     public static func countersPath(environment: [String: String]) -> String? {
-        base(environment, "XDG_STATE_HOME", fallback: "/.local/state").map { $0 + "/nfcscan/secure-link-counters" }
-    }
-
-    private static func base(_ environment: [String: String], _ name: String, fallback: String) -> String? {
-        if let value = environment[name], value.hasPrefix("/") { return value }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        return home + fallback
+        UserFiles.stateDirectory(environment).map { $0 + "/secure-link-counters" }
     }
 
     /// The templates in the keys file at `path`: none when there is no file; an error naming the
@@ -129,11 +123,13 @@ public final class SecureLinkCounterFile: SecureLinkCounters {
 
 extension AuthenticityChecks {
     /// The checks as nfcscan and nfcscand run them for the user whose `environment` this is:
-    /// OpenSSL's arithmetic, the user's secure-link templates and counters. A keys file that
-    /// cannot be used is passed to `problem` (the sentence to show or log) and no link is
-    /// checked; everything else is still checked.
+    /// OpenSSL's arithmetic, the user's trust anchors for signed messages (``PersonTrust``), and
+    /// their secure-link templates and counters. A keys file that cannot be used is passed to
+    /// `problem` (the sentence to show or log) and no link is checked; everything else is still
+    /// checked.
     public static func forUser(environment: [String: String], problem: (String) -> Void) -> AuthenticityChecks {
         var checks = AuthenticityChecks.openSSL
+        checks.trustAnchors = PersonTrust.directory(environment: environment).map(PersonTrust.anchors(in:)) ?? []
         guard let keys = SecureLinkFiles.keysPath(environment: environment) else { return checks }
         do {
             checks.secureLinks = try SecureLinkFiles.loadTemplates(path: keys)
