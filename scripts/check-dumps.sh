@@ -103,9 +103,10 @@ check_signed() {
     check "$name" "$file" pcsc "absent a storage-card reader cannot ask for the signature" --reader storage-card
   fi
   local changed="$work/changed.${file##*.}" expected_changed
-  python3 "$root/scripts/dump_signature.py" changed "$file" "$changed" &&
-    expected_changed=$(python3 "$root/scripts/dump_signature.py" expect "$changed") ||
-    { echo "FAIL $name, UID changed: cannot make the changed copy"; failed=$((failed + 1)); return; }
+  if ! python3 "$root/scripts/dump_signature.py" changed "$file" "$changed" ||
+     ! expected_changed=$(python3 "$root/scripts/dump_signature.py" expect "$changed"); then
+    echo "FAIL $name, UID changed: cannot make the changed copy"; failed=$((failed + 1)); return
+  fi
   check "$name, UID changed" "$changed" libnfc "$expected_changed"
   check "$name, UID changed" "$changed" pcsc "$expected_changed" --reader acr122u
 }
