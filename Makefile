@@ -181,8 +181,10 @@ fuzz:
 
 # Every dump in DUMPS (Flipper Zero .nfc, Proxmark3 and Metrodroid JSON, raw Type 5 images) presented
 # with nfcsim --dump through libnfc and a private pcscd, nfcscan --json's records compared with
-# ndeflib's reading of the same bytes (scripts/check-dumps.sh). Not part of test: the dumps live
-# outside the repository, and the run takes a few minutes.
+# ndeflib's reading of the same bytes, and a dump's originality signature (Flipper's Signature:
+# line, Proxmark3's) checked for object.genuine through libnfc and an ACR122U against the openssl
+# command's verdict, also with one UID byte changed (scripts/check-dumps.sh). Not part of test:
+# the dumps live outside the repository, and the run takes a few minutes (about 2).
 DUMPS ?= ../shared/dumps
 check-dumps: build
 	bash scripts/check-dumps.sh $(DUMPS) .build/debug

@@ -25,7 +25,8 @@ def hexbytes(text):
     return bytes(0 if t == "??" else int(t, 16) for t in text.split())
 
 
-def flipper(text):
+def flipper_fields(text):
+    """A Flipper .nfc file's `Key: value` lines, and its `Page N:`/`Block N:` lines by number."""
     fields, numbered = {}, {}
     for line in text.splitlines():
         if not line.strip() or line.startswith("#") or ":" not in line:
@@ -37,6 +38,11 @@ def flipper(text):
             numbered.setdefault(parts[0], {})[int(parts[1])] = value
         else:
             fields[key] = value
+    return fields, numbered
+
+
+def flipper(parsed):
+    fields, numbered = parsed
     kind = fields.get("Device type", "").lower()
     if "ntag" in kind or "ultralight" in kind:
         pages = numbered.get("Page", {})
@@ -80,16 +86,26 @@ def proxmark(doc):
     return kind, data
 
 
-def load(path):
+def parse(path):
+    """The file's format and content: ("flipper", (fields, numbered)), ("proxmark" or
+    "metrodroid", the JSON document), ("view", None) or ("raw", the bytes)."""
     raw = open(path, "rb").read()
     if raw.lstrip().startswith(b"Filetype:"):
-        return flipper(raw.decode("utf-8"))
+        return "flipper", flipper_fields(raw.decode("utf-8"))
     if raw.lstrip().startswith(b"{"):
         doc = json.loads(raw)
-        return proxmark(doc) if "FileType" in doc else metrodroid(doc)
+        return ("proxmark" if "FileType" in doc else "metrodroid"), doc
     if raw.lstrip().startswith(b"["):
-        return "none", b""   # Metrodroid's exported card view, not a dump
-    return "type5", raw   # raw .bin in the checked folders: Type 5 user memory
+        return "view", None   # Metrodroid's exported card view, not a dump
+    return "raw", raw
+
+
+def load(path):
+    form, content = parse(path)
+    if form == "raw":
+        return "type5", content   # raw .bin in the checked folders: Type 5 user memory
+    readers = {"flipper": flipper, "proxmark": proxmark, "metrodroid": metrodroid}
+    return readers[form](content) if form in readers else ("none", b"")
 
 
 def tlv_message(data):
