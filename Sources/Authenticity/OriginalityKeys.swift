@@ -20,8 +20,8 @@ public struct OriginalityKey: Hashable, Sendable {
     }
 }
 
-/// NXP's published originality keys, the one table of them. Each was checked against real
-/// chips' signatures before it went in (Docs/authenticity.md says which).
+/// NXP's published originality keys, the one table of them. Each but one was checked against
+/// real chips' signatures before it went in (Docs/authenticity.md says which).
 public enum OriginalityKeys {
     public static let all: [OriginalityKey] = [
         // AN11350 "NTAG 21x Originality Signature Validation"; Proxmark3 client/src/cmdhfmfu.c
@@ -29,6 +29,12 @@ public enum OriginalityKeys {
         // Proxmark3 ntag216 dump), two chips in Proxmark3's tools/recover_pk.py.
         OriginalityKey("NXP NTAG21x", .secp128r1, [.ntag21x],
                        "04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61"),
+        // NXP's TagInfo, as Proxmark3 client/src/crypto/originality.c lists it ("NXP Public key",
+        // perhaps NTAG210/212's). The one key here no chip of ours was checked against: a
+        // signature it verifies is still NXP's, and without it such a chip would read as not
+        // genuine.
+        OriginalityKey("NXP (TagInfo)", .secp128r1, [.ntag21x],
+                       "04A748B6A632FBEE2C0897702B33BEA1C074998E17B84ACA04FF267E5D2C91F6DC"),
         // AN11341 "MIFARE Ultralight EV1 Originality Signature Validation"; Proxmark3
         // cmdhfmfu.c ("NXP Ultralight Ev1"). Verified: Flipper's MF0UL11 dump, recover_pk.py.
         OriginalityKey("NXP MIFARE Ultralight EV1", .secp128r1, [.ultralightEV1],
