@@ -94,9 +94,18 @@ public final class SecureLinkCounterFile: SecureLinkCounters {
         return replayed
     }
 
+    /// Whether counters can be kept at `path`: its directory exists or was made (mode 0700) and
+    /// this user may write in it.
+    public static func canKeep(at path: String) -> Bool {
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        return !directory.isEmpty && makeDirectories(directory) && access(directory, W_OK) == 0
+    }
+
     private func write(_ bytes: [UInt8]) -> Bool {
         let temporary = path + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        // A file left at the temporary name (a crash, or planted) is removed, never written through.
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return false }
         var written = 0
         while written < bytes.count {
@@ -136,8 +145,14 @@ extension AuthenticityChecks {
         } catch {
             problem(error.description)
         }
-        if !checks.secureLinks.isEmpty, let counters = SecureLinkFiles.countersPath(environment: environment) {
+        guard !checks.secureLinks.isEmpty else { return checks }
+        let counters = SecureLinkFiles.countersPath(environment: environment)
+        if let counters, SecureLinkCounterFile.canKeep(at: counters) {
             checks.secureLinkCounters = SecureLinkCounterFile(path: counters)
+        } else {
+            // Said, not lost silently: replays are then found only while this process runs.
+            problem("the read counters of secure links can't be kept in \(counters ?? "$XDG_STATE_HOME/nfcscan (no HOME)"): "
+                    + "a copied link is recognised only while this program runs")
         }
         return checks
     }

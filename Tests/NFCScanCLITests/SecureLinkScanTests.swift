@@ -1,3 +1,4 @@
+import Authenticity
 import Foundation
 import NFCScanKit
 import Testing
@@ -89,4 +90,30 @@ import TestSupport
         #expect(symlink(keys, link) == 0)
         #expect(throws: SecureLinkFilesError.self) { try SecureLinkFiles.loadTemplates(path: link) }
     }
+
+    /// Counters that cannot be kept are said, not lost silently; a file planted at the counter
+    /// file's temporary name is replaced, never written through.
+    @Test func countersThatCannotBeKeptAreSaid() throws {
+        let (environment, _, root) = try Self.home()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var problems: [String] = []
+        _ = AuthenticityChecks.forUser(environment: environment) { problems.append($0) }
+        #expect(problems.isEmpty, "\(problems)")
+        // A state directory under a regular file: no directory can be made there.
+        let blocked = root.appendingPathComponent("blocked").path
+        #expect(FileManager.default.createFile(atPath: blocked, contents: Data()))
+        _ = AuthenticityChecks.forUser(environment: environment.merging(["XDG_STATE_HOME": blocked + "/state"]) { $1 }) { problems.append($0) }
+        #expect(problems.count == 1 && problems.first?.contains("can't be kept in \(blocked)/state/nfcscan/secure-link-counters") == true,
+                "\(problems)")
+
+        let counters = root.appendingPathComponent("state/nfcscan/secure-link-counters").path
+        let target = root.appendingPathComponent("elsewhere").path
+        #expect(FileManager.default.createFile(atPath: target, contents: Data("kept\n".utf8)))
+        #expect(SecureLinkCounterFile.canKeep(at: counters))
+        #expect(symlink(target, counters + ".new") == 0)
+        #expect(SecureLinkCounterFile(path: counters).remember(uid: [0x04, 1, 2, 3, 4, 5, 6], counter: 5) == false)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n")
+        #expect(try String(contentsOfFile: counters, encoding: .utf8).contains("04010203040506 5"))
+    }
 }
+
